@@ -1,0 +1,234 @@
+"""Basic iterative architecture: one round per clock on one round datapath (NSA "iterative").
+
+Blocks:
+- datapath: the state register and one round of the cipher; the first round takes the whitened
+  input block directly, so a block takes R cycles (not R+1).
+- key_schedule: the working key state, the stored start states (encryption: the loaded key;
+  decryption: the key state after the full forward run-up, computed once per key when the first
+  decryption block arrives and kept, as in the NSA's RIJNDAEL iterative key schedule), and one step.
+- controller: round counter and the handshakes.
+
+Round keys are on the fly: in each cycle the key step computes the next key state from the current
+one and its round key feeds the round in the same cycle, so no round key is ever stored.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Elaboratable, Module, Mux, Signal
+
+from ..interface import CoreShape, CoreSignals
+from .base import CipherHardware, bits_for, select_by_key_len
+
+
+class IterativeKeySchedule(Elaboratable):
+    """Key registers around the cipher's key step."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
+        self.hw = hw
+        self.step = hw.key_step(shape.key_len_bits, step_bits)
+        self.key = Signal(shape.key_bits)
+        self.key_len = Signal(shape.key_len_bits)
+        self.load_key = Signal()       # take key/key_len
+        self.start = Signal()          # a block starts: step from the stored start state
+        self.start_runup = Signal()    # decryption run-up starts: step forward from the loaded key
+        self.advance = Signal()        # a round (or run-up step) happens in this cycle
+        self.backward = Signal()
+        self.step_index = Signal(step_bits)
+        self.store_runup = Signal()    # this cycle's result is the decryption start state
+        self.key_len_reg = Signal(shape.key_len_bits)
+        self.rk_white = Signal(hw.round_key_bits)
+        self.rk = Signal(hw.round_key_bits)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        m.submodules.step = step = self.step
+        state = Signal(self.hw.key_state_bits)
+        enc_start = Signal(self.hw.key_state_bits)
+        dec_start = Signal(self.hw.key_state_bits) if self.hw.options.has_decrypt else None
+        m.d.comb += [step.key.eq(self.key), step.key_len.eq(self.key_len_reg)]
+        source = Mux(self.start_runup, enc_start, state)
+        if dec_start is not None:
+            source = Mux(self.start & self.backward, dec_start,
+                         Mux(self.start, enc_start, source))
+        else:
+            source = Mux(self.start, enc_start, source)
+        m.d.comb += [
+            step.state_in.eq(source),
+            step.step.eq(self.step_index),
+            step.backward.eq(self.backward),
+            self.rk_white.eq(step.rk_in),
+            self.rk.eq(step.rk_out),
+        ]
+        with m.If(self.load_key):
+            m.d.comb += step.key_len.eq(self.key_len)
+            m.d.sync += [enc_start.eq(step.loaded), self.key_len_reg.eq(self.key_len)]
+        with m.If(self.advance):
+            m.d.sync += state.eq(step.state_out)
+        if dec_start is not None:
+            with m.If(self.store_runup):
+                m.d.sync += dec_start.eq(step.state_out)
+        return m
+
+
+class IterativeDatapath(Elaboratable):
+    """The state register and one round."""
+
+    def __init__(self, hw: CipherHardware) -> None:
+        self.round = hw.datapath()
+        self.block_in = Signal(hw.block_bits)
+        self.first = Signal()
+        self.last = Signal()
+        self.decrypt = Signal()
+        self.advance = Signal()
+        self.rk_white = Signal(hw.round_key_bits)
+        self.rk = Signal(hw.round_key_bits)
+        self.state = Signal(hw.block_bits)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        m.submodules.round = rnd = self.round
+        m.d.comb += [
+            rnd.block_in.eq(self.block_in), rnd.state_in.eq(self.state),
+            rnd.first.eq(self.first), rnd.last.eq(self.last), rnd.decrypt.eq(self.decrypt),
+            rnd.rk_white.eq(self.rk_white), rnd.rk.eq(self.rk),
+        ]
+        with m.If(self.advance):
+            m.d.sync += self.state.eq(rnd.state_out)
+        return m
+
+
+class IterativeController(Elaboratable):
+    """Round counter, run-up and the three handshakes."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals, step_bits: int) -> None:
+        self.hw = hw
+        self.shape = shape
+        self.io = io
+        max_rounds = max(hw.rounds(k) for k in shape.key_sizes)
+        self.round_bits = bits_for(max_rounds)
+        self.key_len_reg = Signal(shape.key_len_bits)
+        # to the other blocks
+        self.load_key = Signal()
+        self.start = Signal()
+        self.start_runup = Signal()
+        self.advance = Signal()
+        self.backward = Signal()
+        self.step_index = Signal(step_bits)
+        self.store_runup = Signal()
+        self.first = Signal()
+        self.last = Signal()
+        self.decrypt = Signal()
+        self.data_advance = Signal()   # a block round happens (not a run-up step)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        io, hw = self.io, self.hw
+        has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
+        codes = {k: hw.key_len_code(k) for k in self.shape.key_sizes}
+        total = Signal(self.round_bits)
+        m.d.comb += total.eq(select_by_key_len(
+            self.key_len_reg, {k: hw.rounds(k) for k in self.shape.key_sizes}, codes))
+
+        busy, runup, done, have_key = Signal(), Signal(), Signal(), Signal()
+        dec_ready = Signal()  # the decryption start state of the current key is stored
+        rnd = Signal(self.round_bits)  # the round being computed in this cycle (busy)
+        direction = Signal(reset=0 if has_enc else 1)
+
+        # A block arrives with the direction the core supports; a one-direction core ignores
+        # in_decrypt.
+        want_dec = io.in_decrypt if (has_enc and has_dec) else (1 if has_dec else 0)
+        idle = ~busy & ~runup
+        key_fire = io.key_valid & io.key_ready
+        m.d.comb += io.key_ready.eq(idle & ~done)
+        accept_ok = idle & have_key & ~key_fire & (~done | io.out_ready)
+        if has_dec:
+            accept_ok = accept_ok & (~want_dec | dec_ready)
+        m.d.comb += io.in_ready.eq(accept_ok)
+        in_fire = io.in_valid & io.in_ready
+        out_fire = io.out_valid & io.out_ready
+        m.d.comb += io.out_valid.eq(done)
+        begin_runup = (idle & have_key & ~key_fire & io.in_valid & want_dec & ~dec_ready
+                       if has_dec else 0)
+
+        m.d.comb += [self.load_key.eq(key_fire), self.start.eq(in_fire),
+                     self.start_runup.eq(begin_runup)]
+        with m.If(key_fire):
+            m.d.sync += [have_key.eq(1), dec_ready.eq(0)]
+
+        # Step index: encryption round r uses forward step r-1; decryption round r the backward
+        # step R-r; run-up cycle c (0-based) the forward step c.
+        with m.If(in_fire):
+            m.d.comb += [
+                self.advance.eq(1), self.data_advance.eq(1), self.first.eq(1),
+                self.decrypt.eq(want_dec),
+                self.backward.eq(want_dec), self.last.eq(total == 1),
+                self.step_index.eq(Mux(want_dec, total - 1, 0)),
+            ]
+            m.d.sync += [direction.eq(want_dec), rnd.eq(2)]
+            with m.If(total == 1):
+                m.d.sync += done.eq(1)
+            with m.Else():
+                m.d.sync += [busy.eq(1), done.eq(0)]
+        with m.Elif(busy):
+            m.d.comb += [
+                self.advance.eq(1), self.data_advance.eq(1),
+                self.decrypt.eq(direction), self.backward.eq(direction),
+                self.last.eq(rnd == total),
+                self.step_index.eq(Mux(direction, total - rnd, rnd - 1)),
+            ]
+            with m.If(rnd == total):
+                m.d.sync += [busy.eq(0), done.eq(1)]
+            with m.Else():
+                m.d.sync += rnd.eq(rnd + 1)
+        with m.Elif(begin_runup):
+            m.d.comb += [self.advance.eq(1), self.step_index.eq(0),
+                         self.store_runup.eq(total == 1)]
+            with m.If(total == 1):
+                m.d.sync += dec_ready.eq(1)
+            with m.Else():
+                m.d.sync += [runup.eq(1), rnd.eq(1)]
+        with m.Elif(runup):
+            last_step = rnd == total - 1
+            m.d.comb += [self.advance.eq(1), self.step_index.eq(rnd), self.store_runup.eq(last_step)]
+            with m.If(last_step):
+                m.d.sync += [runup.eq(0), dec_ready.eq(1)]
+            with m.Else():
+                m.d.sync += rnd.eq(rnd + 1)
+        with m.If(out_fire & ~in_fire):
+            m.d.sync += done.eq(0)
+        return m
+
+
+class IterativeCore(Elaboratable):
+    """The top: common interface, datapath, key schedule, controller."""
+
+    def __init__(self, hw: CipherHardware) -> None:
+        self.hw = hw
+        self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
+        self.io = CoreSignals(self.shape)
+        max_rounds = max(hw.rounds(k) for k in self.shape.key_sizes)
+        self.step_bits = bits_for(max_rounds)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        io = self.io
+        ctl = IterativeController(self.hw, self.shape, io, self.step_bits)
+        ks = IterativeKeySchedule(self.hw, self.shape, self.step_bits)
+        dp = IterativeDatapath(self.hw)
+        m.submodules.controller = ctl
+        m.submodules.key_schedule = ks
+        m.submodules.datapath = dp
+        m.d.comb += [
+            ks.key.eq(io.key), ks.key_len.eq(io.key_len),
+            ks.load_key.eq(ctl.load_key), ks.start.eq(ctl.start),
+            ks.start_runup.eq(ctl.start_runup), ks.advance.eq(ctl.advance),
+            ks.backward.eq(ctl.backward), ks.step_index.eq(ctl.step_index),
+            ks.store_runup.eq(ctl.store_runup),
+            dp.block_in.eq(io.in_block), dp.first.eq(ctl.first), dp.last.eq(ctl.last),
+            dp.decrypt.eq(ctl.decrypt), dp.advance.eq(ctl.data_advance),
+            dp.rk_white.eq(ks.rk_white), dp.rk.eq(ks.rk),
+            io.out_block.eq(dp.state),
+        ]
+        m.d.comb += ctl.key_len_reg.eq(ks.key_len_reg)
+        return m
+

@@ -1,0 +1,112 @@
+"""The AES S-box in several implementations, chosen by a parameter (as OpenTitan's aes_sbox).
+
+Implementations:
+- ``table``: a 256-entry lookup per direction (forward S and inverse S^-1); an enc+dec S-box holds
+  both tables and a multiplexer.
+- ``gf-inv``: one table of the GF(2^8) inverse shared by both directions, with the affine map
+  after it (encryption) or its inverse before it (decryption): S(x) = A(x^-1), S^-1(y) = (A^-1(y))^-1.
+  Half the table logic of ``table`` for an enc+dec core.
+
+Each S-box is an Elaboratable with ``i`` (8 bits), ``o`` (8 bits) and, for both directions,
+``decrypt`` (1 bit), so any cipher or architecture instantiates it the same way.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from amaranth.hdl import Elaboratable, Module, Mux, Signal
+
+from .gf256 import gf_inverse_table, linear_map
+
+SBOX_KINDS = ("table", "gf-inv")
+
+# The AES affine map: b_i ^ b_{i+4} ^ b_{i+5} ^ b_{i+6} ^ b_{i+7} ^ c_i, c = 0x63 (FIPS-197 eq. 5.1).
+_AFFINE_CONST = 0x63
+_AFFINE_ROWS = [sum(1 << ((i + k) % 8) for k in (0, 4, 5, 6, 7)) for i in range(8)]
+# Its inverse: b_i = b'_{i+2} ^ b'_{i+5} ^ b'_{i+7} ^ d_i, d = 0x05.
+_INV_AFFINE_CONST = 0x05
+_INV_AFFINE_ROWS = [sum(1 << ((i + k) % 8) for k in (2, 5, 7)) for i in range(8)]
+
+
+def _apply_rows(x: int, rows: list[int]) -> int:
+    return sum((bin(x & row).count("1") & 1) << i for i, row in enumerate(rows))
+
+
+def affine(x: int) -> int:
+    return _apply_rows(x, _AFFINE_ROWS) ^ _AFFINE_CONST
+
+
+def inv_affine(x: int) -> int:
+    return _apply_rows(x, _INV_AFFINE_ROWS) ^ _INV_AFFINE_CONST
+
+
+@lru_cache(maxsize=None)
+def sbox_table() -> tuple[int, ...]:
+    inv = gf_inverse_table()
+    return tuple(affine(inv[x]) for x in range(256))
+
+
+@lru_cache(maxsize=None)
+def inv_sbox_table() -> tuple[int, ...]:
+    inv = gf_inverse_table()
+    return tuple(inv[inv_affine(y)] for y in range(256))
+
+
+def table_lookup(m: Module, index: Signal, table: tuple[int, ...], out: Signal) -> None:
+    """A combinational ROM as a case statement: synthesis turns it into two-level logic."""
+    with m.Switch(index):
+        for address, value in enumerate(table):
+            with m.Case(address):
+                m.d.comb += out.eq(value)
+
+
+class AesSbox(Elaboratable):
+    """One AES S-box byte lane. ``directions``: "encrypt", "decrypt" or "both"."""
+
+    def __init__(self, kind: str = "table", directions: str = "both") -> None:
+        if kind not in SBOX_KINDS:
+            raise ValueError(f"unknown S-box kind {kind!r}; valid: {', '.join(SBOX_KINDS)}")
+        self.kind = kind
+        self.directions = directions
+        self.i = Signal(8)
+        self.o = Signal(8)
+        self.decrypt = Signal()  # ignored unless directions == "both"
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        if self.kind == "table":
+            self._elaborate_tables(m)
+        else:
+            self._elaborate_shared_inverse(m)
+        return m
+
+    def _elaborate_tables(self, m: Module) -> None:
+        if self.directions == "encrypt":
+            table_lookup(m, self.i, sbox_table(), self.o)
+            return
+        if self.directions == "decrypt":
+            table_lookup(m, self.i, inv_sbox_table(), self.o)
+            return
+        fwd, inv = Signal(8), Signal(8)
+        table_lookup(m, self.i, sbox_table(), fwd)
+        table_lookup(m, self.i, inv_sbox_table(), inv)
+        m.d.comb += self.o.eq(Mux(self.decrypt, inv, fwd))
+
+    def _elaborate_shared_inverse(self, m: Module) -> None:
+        pre, inverse = Signal(8), Signal(8)
+        before = linear_map(self.i, _INV_AFFINE_ROWS) ^ _INV_AFFINE_CONST
+        after = linear_map(inverse, _AFFINE_ROWS) ^ _AFFINE_CONST
+        if self.directions == "encrypt":
+            m.d.comb += pre.eq(self.i)
+        elif self.directions == "decrypt":
+            m.d.comb += pre.eq(before)
+        else:
+            m.d.comb += pre.eq(Mux(self.decrypt, before, self.i))
+        table_lookup(m, pre, gf_inverse_table(), inverse)
+        if self.directions == "encrypt":
+            m.d.comb += self.o.eq(after)
+        elif self.directions == "decrypt":
+            m.d.comb += self.o.eq(inverse)
+        else:
+            m.d.comb += self.o.eq(Mux(self.decrypt, inverse, after))
