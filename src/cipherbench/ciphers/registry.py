@@ -10,7 +10,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable, Iterable
 
 from ..arch.base import CipherHardware, CoreOptions
 from .base import CipherModel
@@ -34,6 +34,9 @@ class CipherInfo:
     model: Callable[[], CipherModel]
     hardware: Callable[[CoreOptions], CipherHardware] | None
     params: dict[str, Param] = field(default_factory=dict)
+    # Named known-answer sets for the given key sizes: (name, cases) with cases as
+    # cipherbench.verify.vectors.VectorCase. Typed-in sets come first; file sets follow when found.
+    vector_sets: Callable[[tuple[int, ...]], Iterable[tuple[str, list[Any]]]] | None = None
 
 
 @lru_cache(maxsize=None)

@@ -16,6 +16,22 @@ def _hardware(options):
     return AesHardware(options)
 
 
+def _vector_sets(key_sizes):
+    """FIPS-197 examples (typed in), then every AESAVS KAT and MMT file found for each key size."""
+    from ...verify.vectors import VectorCase, aesavs_files, read_rsp
+    from .vectors import known_answers
+
+    typed = []
+    for key, plain, cipher in known_answers():
+        if len(key) * 8 in key_sizes:
+            typed.append(VectorCase(key, plain, cipher, False, "FIPS-197"))
+            typed.append(VectorCase(key, cipher, plain, True, "FIPS-197"))
+    yield "fips-197", typed
+    for bits in key_sizes:
+        for path in aesavs_files(bits):
+            yield path.stem, read_rsp(path)
+
+
 CIPHER = CipherInfo(
     name="aes",
     title="AES (Rijndael, FIPS-197)",
@@ -23,6 +39,7 @@ CIPHER = CipherInfo(
     key_sizes=(128, 192, 256),
     model=_model,
     hardware=_hardware,
+    vector_sets=_vector_sets,
     params={
         "sbox": Param(SBOX_KINDS, "table",
                       "S-box implementation: table = lookup per direction; gf-inv = shared "

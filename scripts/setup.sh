@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install everything cipherbench needs on Debian 12 (Python 3.11): Debian packages, then a virtual
+# environment in .venv with the project and its PyPI dependencies. Safe to rerun.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+debian_packages=(opensta g++ make python3-venv python3-dev)
+missing=()
+for pkg in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  echo "setup: installing Debian packages: ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+python=${PYTHON:-python3}
+if [[ ! -x .venv/bin/python ]]; then
+  "$python" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".[test]"
+echo "setup: done (.venv/bin/cipherbench)"

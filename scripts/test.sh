@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set up, then run the test suite. Uses ../shared (Liberty files, KAT files) when it is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+if [[ -z "${CIPHERBENCH_LIBERTY:-}" && -f ../shared/pdk/nangate45/nangate45_typ.lib.gz ]]; then
+  export CIPHERBENCH_LIBERTY="$(cd ../shared/pdk/nangate45 && pwd)/nangate45_typ.lib.gz"
+fi
+if [[ -z "${CIPHERBENCH_KAT:-}" && -d ../shared/kat ]]; then
+  export CIPHERBENCH_KAT="$(cd ../shared/kat && pwd)"
+fi
+exec .venv/bin/python -m pytest -q -ra "$@"

@@ -1,0 +1,228 @@
+"""The ``cipherbench`` command. Every user error is one line on stderr and a non-zero exit."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .errors import CipherbenchError
+
+EXIT_USER_ERROR = 2
+EXIT_FAILED_JOBS = 1
+
+
+class _Group(click.Group):
+    """Turn CipherbenchError into one line and exit code 2, wherever it is raised."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CipherbenchError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(EXIT_USER_ERROR)
+        except KeyboardInterrupt:
+            click.echo("interrupted: nothing half-written was kept; rerun to resume", err=True)
+            ctx.exit(130)
+
+
+def _progress(text: str) -> None:
+    click.echo(f"  {text}", err=True)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cipherbench")
+def main() -> None:
+    """Design, verify and measure block-cipher hardware with open tools.
+
+    Designs are named by specs such as aes-128/iterative or aes/iterative (3-in-1); see
+    `cipherbench list` and docs/spec.md.
+    """
+
+
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable: a list of designs.")
+def list_cmd(as_json: bool) -> None:
+    """Print every valid design, architecture parameter and target."""
+    from .arch.registry import ARCHITECTURES, COMMON_PARAMS
+    from .ciphers.registry import ciphers
+    from .spec import all_designs
+    from .targets import describe_targets
+
+    designs = all_designs()
+    if as_json:
+        click.echo(json.dumps([{
+            "design": str(d), "canonical": d.canonical(), "cipher": d.cipher,
+            "key_sizes": list(d.key_sizes), "architecture": d.arch, "parameters": d.param_dict,
+        } for d in designs], indent=2))
+        return
+    click.echo("Ciphers:")
+    for info in ciphers().values():
+        sizes = "/".join(map(str, info.key_sizes))
+        hw = "" if info.hardware else " (model only)"
+        click.echo(f"  {info.name:10s} {info.title}; block {info.block_bits}, keys {sizes}{hw}")
+        for name, p in info.params.items():
+            click.echo(f"      {name}={'|'.join(p.choices)} (default {p.default}): {p.help}")
+    click.echo("Architectures:")
+    for arch in ARCHITECTURES.values():
+        click.echo(f"  {arch.name:10s} {arch.title}")
+        for name, p in arch.params.items():
+            click.echo(f"      {name}={'|'.join(p.choices)} (default {p.default}): {p.help}")
+    click.echo("Parameters of every design:")
+    for name, p in COMMON_PARAMS.items():
+        click.echo(f"      {name}={'|'.join(p.choices)} (default {p.default}): {p.help}")
+    click.echo("Targets:")
+    for line in describe_targets():
+        click.echo(f"  {line}")
+    click.echo(f"Designs ({len(designs)}):")
+    for d in designs:
+        click.echo(f"  {d}")
+
+
+@main.command()
+@click.argument("design")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              required=True, help="Folder for the Verilog and manifest.json.")
+@click.option("--no-measure", is_flag=True, help="Skip the cycle-count simulation.")
+def generate(design: str, out_dir: Path, no_measure: bool) -> None:
+    """Write DESIGN's Verilog and manifest.json (with cycle counts measured in simulation)."""
+    from .generate import generate as run_generate
+
+    manifest = run_generate(design, out_dir, measure=not no_measure, progress=_progress)
+    counts = ", ".join(f"{k}={manifest[k]}" for k in (
+        "latency", "initiation_interval", "cycles_per_chained_block",
+        "key_setup_encrypt", "key_setup_decrypt") if k in manifest)
+    click.echo(f"{manifest['design']}: {out_dir / manifest['verilog'][0]} ({counts})")
+
+
+@main.command()
+@click.argument("design")
+@click.option("--op", type=click.Choice(["encrypt", "decrypt"]), required=True)
+@click.option("--vectors", "vectors_in", type=click.Path(dir_okay=False, path_type=Path),
+              required=True, help="Input: one 'KEYHEX DATAHEX' per line.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              required=True, help="Output: one RESULTHEX per line.")
+def simulate(design: str, op: str, vectors_in: Path, out_path: Path) -> None:
+    """Run vectors through DESIGN's generated RTL in Verilator (not the model)."""
+    from .cache import ensure_design
+    from .spec import parse
+    from .verify.sim import BlockOp, KeyOp, Simulator
+    from .verify.vectors import read_simple_vectors
+
+    spec = parse(design)
+    vectors = read_simple_vectors(vectors_in)
+    _check_vector_sizes(spec, vectors, vectors_in, op)
+    sim = Simulator(ensure_design(spec, progress=_progress))
+    sim.build()
+    ops: list[Any] = []
+    current: bytes | None = None
+    for key, data in vectors:
+        if key != current:
+            ops.append(KeyOp(key))
+            current = key
+        ops.append(BlockOp(data, op == "decrypt"))
+    trace = sim.run(ops)
+    _write_atomically(out_path, "".join(out.hex() + "\n" for out in trace.outputs))
+    click.echo(f"{len(trace.outputs)} blocks {op}ed by {spec} -> {out_path}")
+
+
+def _check_vector_sizes(spec: Any, vectors: list[tuple[bytes, bytes]], path: Path, op: str) -> None:
+    from .ciphers.registry import ciphers
+
+    block_bytes = ciphers()[spec.cipher].block_bits // 8
+    ops = spec.param_dict.get("ops", "both")
+    if ops != "both" and ops != op:
+        raise CipherbenchError(f"{spec} is an {ops}-only core; use --op {ops} or ops=both")
+    valid = ", ".join(str(k) for k in spec.key_sizes)
+    for n, (key, data) in enumerate(vectors, start=1):
+        if len(key) * 8 not in spec.key_sizes:
+            raise CipherbenchError(f"{path}: vector {n}: {len(key) * 8}-bit key; {spec} takes "
+                                   f"{valid}-bit keys")
+        if len(data) != block_bytes:
+            raise CipherbenchError(f"{path}: vector {n}: {len(data)}-byte block; {spec.cipher} "
+                                   f"blocks are {block_bytes} bytes")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+@main.command()
+@click.argument("design")
+@click.option("--random", "random_blocks", default=1000, show_default=True,
+              help="Random blocks against the reference model, with key changes.")
+@click.option("--seed", default=2026, show_default=True)
+def verify(design: str, random_blocks: int, seed: int) -> None:
+    """Simulate DESIGN on every known-answer file of its cipher and random vectors."""
+    from .cache import ensure_design
+    from .spec import parse
+    from .verify.designs import verify_design
+
+    spec = parse(design)
+    folder = ensure_design(spec, progress=_progress)
+
+    def show(outcome: Any) -> None:
+        mark = "ok  " if outcome.failed == 0 else "FAIL"
+        click.echo(f"  {mark} {outcome.name}: {outcome.passed} passed, {outcome.failed} failed")
+        for failure in outcome.first_failures[:3]:
+            click.echo(f"       {failure}")
+
+    report = verify_design(spec, folder, random_blocks=random_blocks, seed=seed, on_set=show)
+    click.echo(f"{spec}: {report.passed} passed, {report.failed} failed")
+    if report.failed:
+        sys.exit(EXIT_FAILED_JOBS)
+
+
+@main.command()
+@click.argument("study", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Results database (default: $CIPHERBENCH_DB or results/cipherbench.sqlite).")
+@click.option("--liberty", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Liberty file for the asic target (default: $CIPHERBENCH_LIBERTY, $PDK_ROOT).")
+@click.option("--design", "designs", multiple=True, help="Override the study's designs.")
+@click.option("--target", "targets", multiple=True,
+              help="Override the study's targets (generic, asic, fpga-ecp5, fpga-ice40).")
+@click.option("--force", is_flag=True, help="Recompute even cached results.")
+def run(study: Path | None, db: Path | None, liberty: Path | None, designs: tuple[str, ...],
+        targets: tuple[str, ...], force: bool) -> None:
+    """Run a study (default: AES-128 and 3-in-1 iterative on every available target)."""
+    from .store import Store, default_db_path
+    from .study import default_study, load_study, run_study
+
+    plan = load_study(study) if study else default_study()
+    plan = plan.override(designs=designs, targets=targets, liberty=liberty)
+    store = Store(db or default_db_path())
+    summary = run_study(plan, store, force=force, say=_progress)
+    click.echo(summary.line())
+    if summary.errors:
+        sys.exit(EXIT_FAILED_JOBS)
+
+
+@main.command()
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("report"), show_default=True)
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None)
+def report(out_dir: Path, db: Path | None) -> None:
+    """Render the results database as Markdown, CSV, HTML and plots."""
+    from .report import write_report
+    from .store import Store, default_db_path
+
+    path = db or default_db_path()
+    if not Path(path).exists():
+        raise CipherbenchError(f"no results database at {path}; run `cipherbench run` first")
+    written = write_report(Store(path), out_dir)
+    for item in written:
+        click.echo(str(item))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,280 @@
+"""A study (TOML) -> jobs (design x target x settings) -> results in the store.
+
+Study file::
+
+    name = "default"
+    designs = ["aes-128/iterative", "aes/iterative"]
+    targets = ["generic", "asic", "fpga-ecp5", "fpga-ice40"]
+    asic_goals = ["area", "speed"]      # optional
+    liberty = "path/to/lib.lib.gz"       # optional; else --liberty, $CIPHERBENCH_LIBERTY, $PDK_ROOT
+    skip_unavailable = true              # optional: leave out targets whose tools are missing
+
+Every job is content-addressed: its cache key hashes the canonical design spec, the generator's
+source digest, the target, its settings and the tool versions (and the Liberty's hash). A job whose
+key has an ok row in the store is not recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import time
+import tomllib
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from . import __version__
+from .errors import CipherbenchError
+from .spec import DesignSpec, parse
+from .targets import ASIC_GOALS, TARGET_NAMES, Target, expand_target, target_unavailable
+
+DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
+_KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable"}
+# An FPGA design too large for the device is a measured outcome (Gaj & Chodowiec Table I), not an
+# error of the run.
+_EXPECTED_FAILURE_PREFIX = "does not fit"
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    designs: tuple[DesignSpec, ...]
+    targets: tuple[str, ...]
+    asic_goals: tuple[str, ...] = ASIC_GOALS
+    liberty: Path | None = None
+    skip_unavailable: bool = True
+
+    def override(self, *, designs: tuple[str, ...] = (), targets: tuple[str, ...] = (),
+                 liberty: Path | None = None) -> "Study":
+        study = self
+        if designs:
+            study = replace(study, designs=tuple(parse(d) for d in designs))
+        if targets:
+            study = replace(study, targets=_check_targets(targets, "--target"),
+                            skip_unavailable=False)
+        if liberty:
+            study = replace(study, liberty=liberty)
+        return study
+
+
+def default_study() -> Study:
+    """AES-128 and AES 3-in-1, iterative, on every target available on this machine."""
+    return Study("default", tuple(parse(d) for d in DEFAULT_DESIGNS), TARGET_NAMES)
+
+
+def load_study(path: Path) -> Study:
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except FileNotFoundError as exc:
+        raise CipherbenchError(f"study file {path} not found") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CipherbenchError(f"{path}: not valid TOML: {exc}") from exc
+    unknown = sorted(set(data) - _KNOWN_KEYS)
+    if unknown:
+        raise CipherbenchError(f"{path}: unknown key(s) {', '.join(unknown)}; valid: "
+                               f"{', '.join(sorted(_KNOWN_KEYS))}")
+    designs = data.get("designs")
+    if not isinstance(designs, list) or not designs or not all(isinstance(d, str) for d in designs):
+        raise CipherbenchError(f"{path}: 'designs' must be a non-empty list of design specs")
+    targets = data.get("targets", list(TARGET_NAMES))
+    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+        raise CipherbenchError(f"{path}: 'targets' must be a list of target names")
+    goals = data.get("asic_goals", list(ASIC_GOALS))
+    if not isinstance(goals, list) or not set(goals) <= set(ASIC_GOALS) or not goals:
+        raise CipherbenchError(f"{path}: 'asic_goals' must be a list of {', '.join(ASIC_GOALS)}")
+    liberty = data.get("liberty")
+    return Study(
+        name=str(data.get("name", Path(path).stem)),
+        designs=tuple(parse(d) for d in designs),
+        targets=_check_targets(tuple(targets), str(path)),
+        asic_goals=tuple(goals),
+        liberty=(Path(path).parent / liberty) if isinstance(liberty, str) else None,
+        skip_unavailable=bool(data.get("skip_unavailable", True)),
+    )
+
+
+def _check_targets(targets: tuple[str, ...], where: str) -> tuple[str, ...]:
+    for name in targets:
+        if name not in TARGET_NAMES:
+            raise CipherbenchError(f"{where}: unknown target {name!r}; valid: "
+                                   f"{', '.join(TARGET_NAMES)}")
+    return targets
+
+
+@dataclass(frozen=True)
+class Job:
+    design: DesignSpec
+    target: Target
+
+
+@dataclass
+class RunSummary:
+    ran: int = 0
+    cached: int = 0
+    failed_expected: int = 0
+    errors: list[str] = field(default_factory=list)
+    skipped_targets: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        parts = [f"{self.ran} ran", f"{self.cached} cached"]
+        if self.failed_expected:
+            parts.append(f"{self.failed_expected} did not fit")
+        if self.errors:
+            parts.append(f"{len(self.errors)} failed (first: {self.errors[0]})")
+        if self.skipped_targets:
+            parts.append("skipped " + "; ".join(self.skipped_targets))
+        return f"study: {', '.join(parts)} in {self.seconds:.1f} s"
+
+
+def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
+    jobs: list[Job] = []
+    for name in study.targets:
+        reason = target_unavailable(name, study.liberty)
+        if reason is not None:
+            if study.skip_unavailable:
+                summary.skipped_targets.append(f"{name} ({reason})")
+                continue
+            raise CipherbenchError(f"target {name} unavailable: {reason}")
+        for target in expand_target(name, liberty=study.liberty, goals=study.asic_goals):
+            jobs.extend(Job(design, target) for design in study.designs)
+    return jobs
+
+
+def run_study(study: Study, store: Any, *, force: bool = False,
+              say: Callable[[str], None] | None = None) -> RunSummary:
+    from tqdm import tqdm
+
+    started = time.monotonic()
+    summary = RunSummary()
+    jobs = plan_jobs(study, summary)
+    with tqdm(total=len(jobs), desc=f"study {study.name}", unit="job", disable=None) as bar:
+        for job in jobs:
+            bar.set_postfix_str(f"{job.design} on {job.target.name}")
+            _run_job(job, store, force, summary, say)
+            bar.update(1)
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _run_job(job: Job, store: Any, force: bool, summary: RunSummary,
+             say: Callable[[str], None] | None) -> None:
+    from .store import Result, cache_key
+    from .flows import get_flow
+
+    flow = get_flow(job.target.flow)
+    settings = dict(job.target.settings)
+    inputs = _inputs_digest(job, flow)
+    target_id = flow.target_id(settings)
+    key = cache_key(job.design.canonical(), target_id, settings, inputs)
+    existing = store.get(key)
+    if existing is not None and existing.ok and not force:
+        summary.cached += 1
+        return
+    try:
+        result = _measure(job, flow, settings, key, target_id, inputs, say)
+    except CipherbenchError as exc:
+        reason = str(exc)
+        result = Result(cache_key=key, design=str(job.design), target=target_id, settings=settings,
+                        status="failed", reason=reason,
+                        provenance=_provenance(job, {}, inputs, key))
+        if reason.startswith(_EXPECTED_FAILURE_PREFIX):
+            summary.failed_expected += 1
+        else:
+            summary.errors.append(f"{job.design} on {target_id}: {reason}")
+    store.put(result)
+    summary.ran += 1
+
+
+def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id: str,
+             inputs: str, say: Callable[[str], None] | None) -> Any:
+    import json
+    import tempfile
+
+    from .cache import cache_root, ensure_design
+    from .metrics import derive
+    from .store import Result
+
+    folder = ensure_design(job.design, progress=say)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    work_root = cache_root() / "runs"
+    work_root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"{job.design.slug}-", dir=work_root) as work:
+        flow_result = flow.run(folder, Path(work), settings)
+    cycles = manifest["cycles_by_key_size"]
+    metrics = derive({"block_bits": manifest["block_bits"], "cycles": cycles,
+                      "measurements": flow_result.measurements,
+                      "io_count": manifest["io_count"]})
+    return Result(
+        cache_key=key, design=str(job.design), target=target_id,
+        settings=flow_result.settings, status="ok", measurements=flow_result.measurements,
+        cycles=cycles, metrics=metrics,
+        provenance=_provenance(job, flow_result.tools, inputs, key, manifest),
+    )
+
+
+def _inputs_digest(job: Job, flow: Any) -> str:
+    """Everything besides design/target/settings that decides the figures."""
+    from .generate import generator_digest
+
+    parts = [generator_digest(), __version__, *_tool_versions(job.target)]
+    liberty = job.target.settings.get("liberty")
+    if liberty:
+        parts.append(_file_sha256(Path(liberty)))
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:20]
+
+
+def _tool_versions(target: Target) -> list[str]:
+    from . import tools
+
+    versions = [tools.yosys_version()]
+    if target.flow == "asic":
+        versions.append(tools.sta_version())
+    if target.flow == "fpga":
+        versions.append(tools.nextpnr(target.settings["family"])[1])
+    return versions
+
+
+_SHA_CACHE: dict[Path, str] = {}
+
+
+def _file_sha256(path: Path) -> str:
+    if path not in _SHA_CACHE:
+        _SHA_CACHE[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _SHA_CACHE[path]
+
+
+def _provenance(job: Job, tools: dict[str, str], inputs: str, key: str,
+                manifest: dict[str, Any] | None = None) -> dict[str, Any]:
+    from .generate import generator_digest
+
+    prov: dict[str, Any] = {
+        "design": job.design.canonical(),
+        "target": job.target.name,
+        "flow": job.target.flow,
+        "settings": job.target.settings,
+        "cipherbench": __version__,
+        "generator_digest": generator_digest(),
+        "git": _git_hash(),
+        "tools": tools,
+        "inputs_digest": inputs,
+        "cache_key": key,
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    liberty = job.target.settings.get("liberty")
+    if liberty:
+        prov["liberty"] = {"path": liberty, "sha256": _file_sha256(Path(liberty))}
+    if manifest:
+        prov["verification"] = manifest.get("verification")
+    return prov
+
+
+def _git_hash() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).parent, timeout=10)
+        return out.stdout.strip() if out.returncode == 0 else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"

@@ -1,0 +1,51 @@
+"""Design spec grammar: parse, print, validate, list."""
+
+from __future__ import annotations
+
+import pytest
+
+from cipherbench.errors import CipherbenchError
+from cipherbench.spec import all_designs, parse
+
+
+def test_single_key_size_and_3_in_1() -> None:
+    single = parse("aes-128/iterative")
+    assert single.key_sizes == (128,) and single.single_key_size
+    three = parse("aes/iterative")
+    assert three.key_sizes == (128, 192, 256) and not three.single_key_size
+
+
+def test_short_and_canonical_forms() -> None:
+    spec = parse("AES-256/iterative:sbox=gf-inv")
+    assert str(spec) == "aes-256/iterative:sbox=gf-inv"
+    assert spec.canonical() == "aes-256/iterative:ops=both,sbox=gf-inv"
+    assert parse(spec.canonical()) == spec
+    assert str(parse("aes/iterative:ops=both")) == "aes/iterative"
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("des/iterative", "unknown cipher 'des'"),
+        ("aes-100/iterative", "no 100-bit key; valid: 128, 192, 256"),
+        ("aes/unrolled9", "unknown architecture"),
+        ("aes/iterative:colour=red", "unknown parameter 'colour'"),
+        ("aes/iterative:sbox=magic", "valid: table, gf-inv"),
+        ("aes/iterative:sbox", "expected NAME=VALUE"),
+        ("aes128", "malformed design spec"),
+        ("", "malformed design spec"),
+    ],
+)
+def test_bad_specs_give_one_line(text: str, fragment: str) -> None:
+    with pytest.raises(CipherbenchError) as info:
+        parse(text)
+    assert fragment in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_list_has_every_variant_once() -> None:
+    designs = [str(d) for d in all_designs()]
+    assert len(designs) == len(set(designs))
+    for expected in ("aes-128/iterative", "aes/iterative", "aes-192/iterative:ops=encrypt",
+                     "aes-256/iterative:ops=decrypt,sbox=gf-inv"):
+        assert expected in designs
