@@ -1,0 +1,86 @@
+"""Reports: stored results -> report.md, results.csv, report.html and the throughput/area plot.
+
+``write_report(store_or_results, out_dir)`` is the entry point. It reads only ``Result`` rows:
+figures come from ``Result.metrics`` (``cipherbench.metrics.derive``) and
+``Result.measurements``; the published NSA figures (``report.published``) sit beside AES designs.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable
+
+from ..store import Result, Store
+from . import html, tables
+from .tables import Section
+
+__all__ = ["write_report", "build_sections"]
+
+PLOT_SECTION = "Throughput vs area"
+
+
+def _rows(store_or_results: Store | Iterable[Result]) -> list[Result]:
+    if isinstance(store_or_results, Store):
+        return store_or_results.results()
+    return list(store_or_results)
+
+
+def _summary(results: list[Result]) -> Section:
+    ok = [r for r in results if r.ok]
+    designs = sorted({r.design for r in results})
+    targets = sorted({r.target for r in results})
+    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return Section("Summary", paragraphs=[
+        f"{len(results)} runs: {len(ok)} ok, {len(results) - len(ok)} failed; "
+        f"{len(designs)} designs on {len(targets)} targets. Generated {stamp}.",
+        "Throughput (non-feedback) = block bits x f / II; feedback = block bits x f / cycles per "
+        "chained block; times = cycles / f; cycle counts measured in simulation "
+        "(docs/interface.md); efficiency in Kbps/GE (ASIC) and Mbps/LUT (FPGA).",
+    ])
+
+
+def build_sections(results: list[Result]) -> list[Section]:
+    """The report's content, shared by the Markdown and HTML renderings."""
+    return [
+        _summary(results),
+        Section("Parameters per design (NSA section 2.2)", tables=tables.parameter_tables(results)),
+        Section("Results per target", tables=tables.target_tables(results)),
+        Section(PLOT_SECTION),
+        Section("Failed runs", tables=[tables.failed_table(results)]),
+        Section("Provenance", tables=[tables.provenance_table(results)]),
+    ]
+
+
+def _markdown(title: str, sections: list[Section], png_name: str) -> str:
+    parts = [f"# {tables.md_escape(title)}", ""]
+    for section in sections:
+        parts += [f"## {tables.md_escape(section.title)}", ""]
+        for paragraph in section.paragraphs:
+            parts += [tables.md_escape(paragraph), ""]
+        if section.title == PLOT_SECTION:
+            parts += [f"![throughput vs area]({png_name})", ""]
+        parts += [tables.to_markdown(t) for t in section.tables]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def write_report(
+    store_or_results: Store | Iterable[Result],
+    out_dir: str | Path,
+    title: str = "cipherbench report",
+) -> list[Path]:
+    """Write report.md, results.csv, report.html, throughput_vs_area.png/.svg; return the paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    results = _rows(store_or_results)
+    sections = build_sections(results)
+    from . import plots  # matplotlib is slow to import; only reports need it
+
+    png, svg = plots.write_plots(results, out)
+    md_path, csv_path, html_path = out / "report.md", out / "results.csv", out / "report.html"
+    md_path.write_text(_markdown(title, sections, png.name), encoding="utf-8")
+    csv_path.write_text(tables.to_csv(results), encoding="utf-8", newline="")
+    figure = html.figure_markup(svg, png, "Throughput vs area, per target kind")
+    html_path.write_text(html.render_page(title, sections, {PLOT_SECTION: figure}),
+                         encoding="utf-8")
+    return [md_path, csv_path, html_path, png, svg]
