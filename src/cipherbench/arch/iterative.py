@@ -132,7 +132,7 @@ class IterativeController(Elaboratable):
         busy, runup, done, have_key = Signal(), Signal(), Signal(), Signal()
         dec_ready = Signal()  # the decryption start state of the current key is stored
         rnd = Signal(self.round_bits)  # the round being computed in this cycle (busy)
-        direction = Signal(reset=0 if has_enc else 1)
+        direction = Signal(init=0 if has_enc else 1)
 
         # A block arrives with the direction the core supports; a one-direction core ignores
         # in_decrypt.

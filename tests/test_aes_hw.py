@@ -1,0 +1,87 @@
+"""The AES iterative cores, simulated from their generated Verilog: every AESAVS KAT and MMT vector
+for every key size in both directions, random blocks with key changes against the model, and the
+cycle counts of the NSA's RIJNDAEL iterative design (decryption key run-up stored once per key)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cipherbench.cache import ensure_design
+from cipherbench.spec import parse
+from cipherbench.verify.designs import verify_design
+from cipherbench.verify.vectors import aesavs_files
+
+ROUNDS = {128: 10, 192: 12, 256: 14}
+# Per key size: GFSbox + KeySbox + VarKey + VarTxt + MMT blocks, one direction (AESAVS).
+AESAVS_BLOCKS = {128: 7 + 21 + 128 + 128 + 55, 192: 6 + 24 + 192 + 128 + 55,
+                 256: 5 + 16 + 256 + 128 + 55}
+
+
+def _manifest(design: str) -> dict:
+    return json.loads((ensure_design(parse(design)) / "manifest.json").read_text())
+
+
+@pytest.mark.parametrize("design", ["aes-128/iterative", "aes/iterative"])
+def test_every_aesavs_vector_both_directions(design: str) -> None:
+    spec = parse(design)
+    if not all(aesavs_files(bits) for bits in spec.key_sizes):
+        pytest.skip("no AESAVS files: install cryptography-vectors or set CIPHERBENCH_KAT")
+    report = verify_design(spec, ensure_design(spec), random_blocks=2000)
+    assert report.failed == 0
+    counts = {s.name: s.passed for s in report.sets}
+    for bits in spec.key_sizes:
+        aesavs = sum(n for name, n in counts.items() if name.endswith(str(bits))
+                     and name.startswith("ECB"))
+        assert aesavs == 2 * AESAVS_BLOCKS[bits]
+    # Appendix B and C.1 for 128-bit keys, C.2 for 192, C.3 for 256; both directions.
+    assert counts["fips-197"] == {1: 4, 3: 8}[len(spec.key_sizes)]
+    assert any(name.startswith("random") and n == 2000 for name, n in counts.items())
+
+
+@pytest.mark.parametrize("design", ["aes-128/iterative", "aes/iterative"])
+def test_cycle_counts_match_the_nsa_iterative_design(design: str) -> None:
+    manifest = _manifest(design)
+    for bits, counts in manifest["cycles_by_key_size"].items():
+        rounds = ROUNDS[int(bits)]
+        assert counts == {
+            "latency": rounds, "latency_decrypt": rounds, "initiation_interval": rounds,
+            "cycles_per_chained_block": rounds,
+            "key_setup_encrypt": 0,          # encryption expands on the fly
+            "key_setup_decrypt": rounds,     # one forward run-up, then stored
+            "algorithm_setup": 0,
+        }
+    assert manifest["latency"] == 10 and manifest["key_setup_decrypt"] == 10
+
+
+@pytest.mark.parametrize("design, expected", [
+    ("aes-128/iterative:ops=encrypt", {"latency": 10, "latency_decrypt": None,
+                                       "key_setup_decrypt": None}),
+    ("aes-192/iterative:ops=decrypt", {"latency": None, "latency_decrypt": 12,
+                                       "key_setup_decrypt": 12}),
+    ("aes-256/iterative:sbox=gf-inv", {"latency": 14, "latency_decrypt": 14}),
+])
+def test_variants_verify_and_count(design: str, expected: dict) -> None:
+    spec = parse(design)
+    folder = ensure_design(spec)
+    report = verify_design(spec, folder, random_blocks=500)
+    assert report.failed == 0 and report.passed >= 500
+    counts = json.loads((folder / "manifest.json").read_text())["cycles_by_key_size"]
+    only = counts[str(spec.key_sizes[0])]
+    for name, value in expected.items():
+        assert only[name] == value
+
+
+def test_manifest_has_the_stable_fields() -> None:
+    manifest = _manifest("aes-128/iterative")
+    for field in ("top", "clock", "ports", "parameters", "latency", "initiation_interval",
+                  "cycles_per_chained_block", "key_setup_encrypt", "key_setup_decrypt"):
+        assert field in manifest
+    assert manifest["clock"] == "clk"
+    widths = {p["name"]: p["width"] for p in manifest["ports"]}
+    assert widths["key"] == 128 and widths["in_block"] == 128 and widths["key_len"] == 5
+    assert manifest["io_count"] == sum(widths.values())
+    assert manifest["parameters"]["sbox"] == "table"
+    assert manifest["parameters"]["data_sboxes"] == 16
+    assert manifest["parameters"]["key_schedule_sboxes"] == 4
