@@ -1,0 +1,21 @@
+"""Synthesis flows behind one interface: generic gates, ASIC (Liberty + STA), FPGA (place and route)."""
+
+from __future__ import annotations
+
+from ..errors import CipherbenchError
+from .asic import AsicFlow
+from .base import Flow, FlowResult
+from .fpga import FpgaFlow
+from .generic import GenericFlow
+
+FLOWS: dict[str, Flow] = {flow.name: flow for flow in (GenericFlow(), AsicFlow(), FpgaFlow())}
+
+
+def get_flow(name: str) -> Flow:
+    try:
+        return FLOWS[name]
+    except KeyError:
+        raise CipherbenchError(f"unknown flow {name!r}; valid: {', '.join(FLOWS)}") from None
+
+
+__all__ = ["FLOWS", "Flow", "FlowResult", "get_flow"]

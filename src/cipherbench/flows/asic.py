@@ -1,0 +1,301 @@
+"""ASIC flow: Yosys + ABC onto a Liberty library, then OpenSTA on the post-synthesis netlist.
+
+DESIGN.md section 6: timing after synthesis only means something once ABC has buffered and sized
+the netlist, so every script ends in `buffer -p` (buffer high-fanout nets, flip-flop outputs
+and ports included) and sizing. ABC models its inputs as driven by the library's smallest buffer
+and its outputs as loaded by four NAND2 inputs (a fanout-of-4 load), given through `-constr`;
+without that ABC sees ideal drivers and leaves a flip-flop driving 50 gates on an X1 output.
+
+Goals:
+- "area": area-oriented mapping (`amap`), then buffering and downsizing with no delay target;
+- "speed": `&nf -D 1` (1 ps: ABC gets as fast as it can), buffering, `upsize`/`dnsize` to 1 ps;
+- an explicit `delay_ps`: the same as speed with that target (speed grades between the two ends).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..errors import CipherbenchError, ToolFailed
+from ..rtl import run_yosys_script
+from ..tools import run_tool, sta_path, sta_version, yosys_version
+from .base import (
+    YOSYS_DROP_MARKERS, Design, FlowResult, cells_by_type, check_settings, load_design,
+    read_stat_json, yosys_id, yosys_read_script,
+)
+from .liberty import Liberty, load_liberty
+
+DEFAULTS: dict[str, Any] = {
+    "liberty": None,  # path; else $CIPHERBENCH_LIBERTY, else $PDK_ROOT (see liberty.find_liberty)
+    "goal": "area",  # "area" | "speed"; ignored when delay_ps is given
+    "delay_ps": None,  # explicit ABC delay target
+    "clock_period_ns": 10.0,  # STA clock; the result (period - worst slack) does not depend on it
+    "dont_use": [],  # glob patterns of cells neither dfflibmap nor ABC may use
+}
+SPEED_DELAY_PS = 1
+AREA_DNSIZE_PS = 100_000  # "no delay target": 100 ns is slower than any path we will see
+FANOUT_OF = 4  # ABC's output load, in NAND2 inputs
+YOSYS_TIMEOUT_S = 3600
+STA_TIMEOUT_S = 1800
+
+# Yosys' default ABC script for Liberty mapping (`abc -liberty`), up to the mapper.
+_ABC_PREPARE = "strash; &get -n; &fraig -x; &put; scorr; dc2; dretime; strash; &get -n; &dch -f"
+_STA_OK = "CIPHERBENCH_STA_OK"
+_RE_SLACK = re.compile(r"CIPHERBENCH worst_slack_ns (\S+)")
+_RE_POINT = re.compile(r"[\^v]\s+(\S+)/\S+\s+\(([^)\s]+)\)\s*$")
+_RE_PRIVATE = re.compile(r"^_\d+_$")
+
+
+def abc_script(goal: str, delay_ps: int | None) -> str:
+    """The ABC script for a goal, written out in full so it is recorded with the result."""
+    if goal == "area":
+        return f"{_ABC_PREPARE}; &put; amap; buffer -p; dnsize -D {AREA_DNSIZE_PS}; stime -p"
+    target = SPEED_DELAY_PS if goal == "speed" else delay_ps
+    return (
+        f"{_ABC_PREPARE}; &nf -D {target}; &put; buffer -p; "
+        f"upsize -D {target}; dnsize -D {target}; stime -p"
+    )
+
+
+class AsicFlow:
+    name = "asic"
+
+    def target_id(self, settings: dict[str, Any]) -> str:
+        effective = {**DEFAULTS, **settings}
+        library = load_liberty(effective["liberty"])
+        return f"asic:{library.name}:{_goal_label(effective)}"
+
+    def available(self) -> str | None:
+        try:
+            yosys_version()
+            sta_path()
+        except CipherbenchError as exc:
+            return str(exc)
+        return None
+
+    def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
+        check_settings(self.name, settings, set(DEFAULTS))
+        effective = _effective_settings(settings)
+        library = load_liberty(effective["liberty"])
+        design = load_design(design_dir)
+        work_dir.mkdir(parents=True, exist_ok=True)
+        sta = sta_path()  # fail before the long synthesis if OpenSTA is missing
+
+        netlist, synth, artifacts = _synthesize(design, library, work_dir, effective)
+        timing, sta_artifacts = _time(design, library, netlist, work_dir, effective, sta)
+        artifacts.update(sta_artifacts)
+
+        effective.update({
+            "liberty": str(library.source), "liberty_name": library.name,
+            "liberty_sha256": library.sha256, "nand2_cell": library.nand2.name,
+            "nand2_area_um2": library.nand2.area, "dont_use_auto": library.special_cells,
+        })
+        return FlowResult(
+            target=f"asic:{library.name}:{_goal_label(effective)}",
+            measurements={**synth, **timing},
+            tools={
+                "yosys": yosys_version(), "opensta": sta_version(),
+                "liberty": f"{library.name} sha256:{library.sha256}",
+            },
+            settings=effective, artifacts=artifacts,
+        )
+
+
+def _effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    effective = {**DEFAULTS, **settings}
+    effective["dont_use"] = list(effective["dont_use"] or [])
+    if effective["delay_ps"] is not None:
+        delay = effective["delay_ps"]
+        if not isinstance(delay, (int, float)) or delay <= 0:
+            raise CipherbenchError(f"asic setting delay_ps={delay!r} must be a positive number of ps")
+        effective["delay_ps"] = int(round(delay))
+        effective["goal"] = "delay"
+    elif effective["goal"] not in ("area", "speed"):
+        raise CipherbenchError(
+            f"asic setting goal={effective['goal']!r} must be 'area' or 'speed' (or give delay_ps)"
+        )
+    if float(effective["clock_period_ns"]) <= 0:
+        raise CipherbenchError("asic setting clock_period_ns must be positive")
+    return effective
+
+
+def _goal_label(settings: dict[str, Any]) -> str:
+    if settings.get("delay_ps") is not None:
+        return f"d{int(round(settings['delay_ps']))}ps"
+    return str(settings.get("goal", DEFAULTS["goal"]))
+
+
+# ---- synthesis ------------------------------------------------------------------------------
+
+
+def _constraints(library: Liberty) -> str | None:
+    """ABC's drive and load model (see the module docstring); None if the library lacks the data."""
+    load = library.nand2_input_cap_ff()
+    if library.buffer is None or load is None:
+        return None
+    return f"set_driving_cell {library.buffer.name}\nset_load {FANOUT_OF * load:.4f}\n"
+
+
+def _synthesize(
+    design: Design, library: Liberty, work: Path, settings: dict[str, Any]
+) -> tuple[Path, dict[str, Any], dict[str, str]]:
+    lib = library.path
+    abc_path, constr_path = work / "asic.abc", work / "asic.constr"
+    abc_path.write_text(abc_script(settings["goal"], settings["delay_ps"]) + "\n")
+    constr = _constraints(library)
+    constr_arg = ""
+    if constr is not None:
+        constr_path.write_text(constr)
+        constr_arg = f"-constr {constr_path} "
+    # Power-management cells (isolation, level shifters, backup-power domains) are never
+    # plain logic; the user's patterns come on top.
+    patterns = [*library.special_cells, *settings["dont_use"]]
+    dont_use = "".join(f" -dont_use {pattern}" for pattern in patterns)
+    netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
+    script = [
+        *yosys_read_script(design),
+        f"synth -flatten -top {yosys_id(design.top)}",
+        YOSYS_DROP_MARKERS,
+        # Name each register after the signal it holds, so timing reports say which
+        # registers a critical path joins instead of "_1234_".
+        "rename -wire -suffix _reg t:$_*DFF* t:$_DLATCH*",
+        f"dfflibmap -liberty {lib}{dont_use}",
+        f"abc -liberty {lib} {constr_arg}-script {abc_path}{dont_use}",
+        "opt_clean",
+        "setundef -zero",
+        # One port per bit and simple assignments: the netlist form OpenSTA reads reliably.
+        "splitnets -ports",
+        "opt_clean -purge",
+        f"tee -q -o {stat} stat -json -liberty {lib}",
+        f"write_verilog -noattr -noexpr -simple-lhs {netlist}",
+    ]
+    log = work / "asic_yosys.log"
+    run_yosys_script("\n".join(script), log, timeout=YOSYS_TIMEOUT_S)
+    top = read_stat_json(stat).get(design.top)
+    if top is None:
+        raise ToolFailed(f"Yosys statistics lack the top module {design.top} (log: {log})")
+    counts = cells_by_type(top)
+    unmapped = sorted(kind for kind in counts if kind.startswith("$") or kind not in library.cells)
+    if unmapped:
+        raise ToolFailed(f"cells not mapped to {library.name}: {', '.join(unmapped[:5])} (log: {log})")
+    area = float(top.get("area", 0.0))
+    sequential = library.sequential_cells
+    measurements: dict[str, Any] = {
+        "area_um2": round(area, 4),
+        "gate_equivalents": round(area / library.nand2.area, 2),
+        "sequential_area_um2": round(float(top.get("sequential_area", 0.0)), 4),
+        "cells": sum(counts.values()),
+        "flipflops": sum(n for kind, n in counts.items() if kind in sequential),
+    }
+    artifacts = {
+        "yosys_log": str(log), "netlist": str(netlist), "abc_script": str(abc_path), "stat": str(stat),
+    }
+    if constr is not None:
+        artifacts["abc_constraints"] = str(constr_path)
+    return netlist, measurements, artifacts
+
+
+# ---- static timing --------------------------------------------------------------------------
+
+
+def sta_script(library: Liberty, netlist: Path, top: str, clock: str, period_ns: float, report: Path) -> str:
+    """OpenSTA commands: ideal clock on the manifest's clock port, 0 ns input and output delays.
+
+    `sta -exit` neither stops at an error nor exits non-zero, so everything runs inside one
+    catch and a final marker line says that it all went through.
+    """
+    return f"""set cb_ok 0
+if {{[catch {{
+  read_liberty {{{library.path}}}
+  set_cmd_units -time ns
+  read_verilog {{{netlist}}}
+  link_design {{{top}}}
+  if {{[llength [get_ports -quiet {{{clock}}}]] == 0}} {{ error "clock port {clock} not found in {top}" }}
+  create_clock -name {{{clock}}} -period {period_ns} [get_ports {{{clock}}}]
+  set inputs [delete_from_list [all_inputs] [get_ports {{{clock}}}]]
+  if {{[llength $inputs]}} {{ set_input_delay 0 -clock {{{clock}}} $inputs }}
+  if {{[llength [all_outputs]]}} {{ set_output_delay 0 -clock {{{clock}}} [all_outputs] }}
+  report_checks -path_delay max -format full -fields {{net fanout cap slew}} -digits 4 > {{{report}}}
+  puts "CIPHERBENCH worst_slack_ns [sta::worst_slack -max]"
+  set cb_ok 1
+}} msg]}} {{ puts "ERROR: $msg" }}
+if {{$cb_ok}} {{ puts "{_STA_OK}" }}
+"""
+
+
+def _time(
+    design: Design, library: Liberty, netlist: Path, work: Path, settings: dict[str, Any], sta: str
+) -> tuple[dict[str, Any], dict[str, str]]:
+    period = float(settings["clock_period_ns"])
+    script, report, log = work / "asic_sta.tcl", work / "asic_timing.rpt", work / "asic_sta.log"
+    script.write_text(sta_script(library, netlist, design.top, design.clock, period, report))
+    output = run_tool(
+        [sta, "-no_init", "-no_splash", "-exit", str(script)],
+        cwd=work, log_path=log, timeout_s=STA_TIMEOUT_S,
+    )
+    _check_sta_output(output, log)
+    slack_match = _RE_SLACK.search(output)
+    slack = _to_float(slack_match.group(1)) if slack_match else None
+    if slack is None or abs(slack) > 1e20:
+        raise ToolFailed(f"OpenSTA found no path constrained by clock {design.clock} (log: {log})")
+    critical = round(period - slack, 4)
+    if critical <= 0:
+        raise ToolFailed(f"OpenSTA gave a non-positive critical path {critical} ns (log: {log})")
+    measurements: dict[str, Any] = {
+        "critical_path_ns": critical,
+        "fmax_mhz": round(1000.0 / critical, 2),
+        "worst_slack_ns": round(slack, 4),
+        **_critical_path(report.read_text()),
+    }
+    return measurements, {"sta_script": str(script), "sta_log": str(log), "timing_report": str(report)}
+
+
+def _check_sta_output(output: str, log: Path) -> None:
+    errors = [ln.strip() for ln in output.splitlines() if ln.startswith(("ERROR", "Error"))]
+    if _STA_OK not in output or errors:
+        detail = errors[-1] if errors else "did not finish"
+        raise ToolFailed(f"OpenSTA failed: {detail} (log: {log})")
+    black_boxes = [ln.strip() for ln in output.splitlines() if "Creating black box" in ln]
+    if black_boxes:
+        raise ToolFailed(f"OpenSTA: netlist cells missing from the Liberty: {black_boxes[0]} (log: {log})")
+
+
+def _to_float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _critical_path(report: str) -> dict[str, Any]:
+    """Start, end and cells of the worst path, from OpenSTA's `report_checks` text.
+
+    Registers carry their signal names (see the `rename` in synthesis); combinational cells
+    that ABC created have private names, so only their cell types are listed.
+    """
+    start = re.search(r"^Startpoint:\s*(\S+)", report, re.MULTILINE)
+    end = re.search(r"^Endpoint:\s*(\S+)", report, re.MULTILINE)
+    stages: list[tuple[str, str]] = []
+    for line in report.splitlines():
+        point = _RE_POINT.search(line)
+        if point and (not stages or stages[-1][0] != point.group(1)):
+            stages.append((point.group(1), point.group(2)))
+        if "data arrival time" in line:
+            break  # the rest is the required-time half of the report
+    # "sky130_fd_sc_hd__nand2_1" -> "nand2_1": the library is in the settings already.
+    short = [(inst, cell.rsplit("__", 1)[-1]) for inst, cell in stages]
+    names = [cell if _RE_PRIVATE.match(inst) else f"{inst} {cell}" for inst, cell in short]
+    start_name, end_name = (start.group(1) if start else ""), (end.group(1) if end else "")
+    # Ports are not cells: name them at the ends so the path reads from where it starts.
+    if start_name and (not stages or stages[0][0] != start_name):
+        names.insert(0, start_name)
+    if end_name and (not stages or stages[-1][0] != end_name):
+        names.append(end_name)
+    return {
+        "critical_path_start": start_name,
+        "critical_path_end": end_name,
+        "critical_path_cells": " > ".join(names),
+        "critical_path_stages": len(stages),
+    }

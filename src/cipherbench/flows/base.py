@@ -1,0 +1,126 @@
+"""What every flow returns and the interface every flow implements.
+
+A flow turns a design directory (Verilog + manifest.json) into raw measurements. It knows
+nothing about ciphers; metrics (throughput, efficiency) are derived elsewhere from these figures.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from ..errors import CipherbenchError
+
+Measurement = float | int | str
+
+
+@dataclass
+class FlowResult:
+    """Raw figures of one design on one target, with everything needed to reproduce them."""
+
+    target: str  # e.g. "generic", "asic:NangateOpenCellLibrary:speed", "fpga:ecp5:25k:CABGA381"
+    measurements: dict[str, Measurement]
+    tools: dict[str, str]  # tool name -> version string
+    settings: dict[str, Any]  # the effective settings, defaults filled in
+    artifacts: dict[str, str] = field(default_factory=dict)  # name -> path (logs, netlists, reports)
+
+
+@runtime_checkable
+class Flow(Protocol):
+    name: str
+
+    def target_id(self, settings: dict[str, Any]) -> str:
+        """A short stable id of the target these settings select."""
+        ...
+
+    def available(self) -> str | None:
+        """None if the flow's tools are installed, else the reason it cannot run."""
+        ...
+
+    def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
+        ...
+
+
+@dataclass(frozen=True)
+class Design:
+    """The parts of manifest.json a flow needs."""
+
+    directory: Path
+    top: str
+    clock: str
+    verilog: tuple[Path, ...]
+    manifest: dict[str, Any]
+
+
+def load_design(design_dir: Path) -> Design:
+    """Read and check manifest.json; one-line CipherbenchError on anything missing."""
+    path = design_dir / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text())
+    except FileNotFoundError as exc:
+        raise CipherbenchError(f"no manifest.json in {design_dir}") from exc
+    except json.JSONDecodeError as exc:
+        raise CipherbenchError(f"{path} is not valid JSON: {exc}") from exc
+    missing = [key for key in ("top", "clock", "verilog") if key not in manifest]
+    if missing:
+        raise CipherbenchError(f"{path} lacks {', '.join(missing)}")
+    files = tuple((design_dir / name).resolve() for name in manifest["verilog"])
+    absent = [str(f) for f in files if not f.is_file()]
+    if absent:
+        raise CipherbenchError(f"{path} names missing Verilog files: {', '.join(absent)}")
+    if not files:
+        raise CipherbenchError(f"{path} lists no Verilog files")
+    return Design(design_dir.resolve(), str(manifest["top"]), str(manifest["clock"]), files, manifest)
+
+
+def check_settings(flow: str, settings: dict[str, Any], known: set[str]) -> None:
+    """Reject misspelled settings: a silently ignored setting would mislabel a measurement."""
+    unknown = sorted(set(settings) - known)
+    if unknown:
+        raise CipherbenchError(
+            f"unknown {flow} setting(s) {', '.join(unknown)}; valid: {', '.join(sorted(known))}"
+        )
+
+
+def yosys_read_verilog(design: Design) -> str:
+    """The Yosys command that reads the design's Verilog files."""
+    return "read_verilog " + " ".join(_quote(str(f)) for f in design.verilog)
+
+
+def yosys_read_script(design: Design) -> list[str]:
+    """Yosys commands that read the design's Verilog and fix its top."""
+    return [yosys_read_verilog(design), f"hierarchy -check -top {yosys_id(design.top)}"]
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def yosys_id(name: str) -> str:
+    """A module name as Yosys commands accept it (names with odd characters need a backslash)."""
+    return name if name.replace("_", "a").isalnum() else "\\" + name
+
+
+# Cells that carry no logic: flatten leaves $scopeinfo markers behind, and they would count as
+# cells (and as cells of unknown transistor cost).
+YOSYS_DROP_MARKERS = "delete t:$scopeinfo"
+
+
+def read_stat_json(path: Path) -> dict[str, dict[str, Any]]:
+    """Per-module statistics from `tee -q -o FILE stat -json ...`, keyed by plain module name."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CipherbenchError(f"cannot read Yosys statistics {path}: {exc}") from exc
+    return {name.lstrip("\\"): stats for name, stats in data.get("modules", {}).items()}
+
+
+def cells_by_type(stats: dict[str, Any]) -> dict[str, int]:
+    return {kind.lstrip("\\"): int(n) for kind, n in stats.get("num_cells_by_type", {}).items()}
+
+
+def safe_key(name: str) -> str:
+    """An instance name as part of a measurement key (letters, digits and underscores)."""
+    return "".join(ch if ch.isalnum() else "_" for ch in name).strip("_") or "unnamed"

@@ -1,0 +1,185 @@
+"""Generic flow: technology-independent gates from Yosys + ABC, no library, no timing.
+
+Two mappings of the same flattened netlist (DESIGN.md section 4, NSA-style figures):
+- `gates` (default "simple": 2-input AND/OR/XOR and MUX, plus NOT) gives the gate count and the
+  logic depth, in units a reader can picture without a library;
+- `transistor_gates` (default "cmos": NAND/NOR/AOI/OAI/MUX/XOR) gives the transistor estimate of
+  `stat -tech cmos`. ABC maps it with CMOS transistor costs; counting transistors on the
+  "simple" mapping would charge 6 transistors for every AND that static CMOS builds inverted.
+A second, unflattened synthesis attributes transistors to each submodule instance of the top.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..errors import CipherbenchError, ToolFailed
+from ..rtl import run_yosys_script
+from ..tools import yosys_version
+from .base import (
+    YOSYS_DROP_MARKERS, Design, FlowResult, cells_by_type, check_settings, load_design,
+    read_stat_json, safe_key, yosys_id, yosys_read_script,
+)
+
+DEFAULTS: dict[str, Any] = {"gates": "simple", "transistor_gates": "cmos", "blocks": True}
+YOSYS_TIMEOUT_S = 3600
+
+# Plain flip-flops and latches survive; enables and synchronous resets become gates (they are
+# logic in a real cell too), so the gate and transistor counts include them.
+DFFLEGALIZE = "dfflegalize -cell $_DFF_?_ 01 -cell $_DFF_???_ 01 -cell $_DLATCH_?_ 01"
+
+# The cell types `stat -tech cmos` has a transistor count for (Yosys kernel/cost.h); others are
+# reported as uncounted instead of silently adding nothing.
+CMOS_COSTED = frozenset({
+    "$_BUF_", "$_NOT_", "$_AND_", "$_NAND_", "$_OR_", "$_NOR_", "$_ANDNOT_", "$_ORNOT_", "$_XOR_",
+    "$_XNOR_", "$_AOI3_", "$_OAI3_", "$_AOI4_", "$_OAI4_", "$_MUX_", "$_NMUX_", "$_DFF_P_", "$_DFF_N_",
+})
+
+_RE_LTP = re.compile(r"Longest topological path in \S+ \(length=(\d+)\)")
+_RE_GATE_SET = re.compile(r"^[A-Za-z0-9,]+$")
+
+
+def is_storage(cell_type: str) -> bool:
+    return "DFF" in cell_type or "DLATCH" in cell_type or cell_type.startswith("$_SR_")
+
+
+class GenericFlow:
+    name = "generic"
+
+    def target_id(self, settings: dict[str, Any]) -> str:
+        gates = settings.get("gates", DEFAULTS["gates"])
+        return "generic" if gates == DEFAULTS["gates"] else f"generic:{gates}"
+
+    def available(self) -> str | None:
+        try:
+            yosys_version()
+        except CipherbenchError as exc:
+            return str(exc)
+        return None
+
+    def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
+        check_settings(self.name, settings, set(DEFAULTS))
+        effective = {**DEFAULTS, **settings}
+        for key in ("gates", "transistor_gates"):
+            if not _RE_GATE_SET.match(str(effective[key])):
+                raise CipherbenchError(f"generic setting {key}={effective[key]!r} is not an ABC gate list")
+        design = load_design(design_dir)
+        work_dir.mkdir(parents=True, exist_ok=True)
+        measurements, artifacts = _flat(design, work_dir, effective)
+        if effective["blocks"]:
+            blocks, hier_artifacts = _per_block(design, work_dir, effective)
+            measurements.update(blocks)
+            artifacts.update(hier_artifacts)
+        return FlowResult(
+            target=self.target_id(effective), measurements=measurements,
+            tools={"yosys": yosys_version()}, settings=effective, artifacts=artifacts,
+        )
+
+
+def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    gate_stat, cmos_stat = work / "generic_gates.json", work / "generic_cmos.json"
+    ltp = work / "generic_ltp.txt"
+    script = [
+        *yosys_read_script(design),
+        f"synth -flatten -top {yosys_id(design.top)}",
+        YOSYS_DROP_MARKERS,
+        DFFLEGALIZE,
+        "design -save legal",
+        f"abc -g {settings['gates']}",
+        "opt_clean",
+        f"tee -q -o {gate_stat} stat -json",
+        # -noff: paths end at flip-flops, so this is the deepest register-to-register cone.
+        f"tee -q -o {ltp} ltp -noff",
+        "design -load legal",
+        f"abc -g {settings['transistor_gates']}",
+        "opt_clean",
+        f"tee -q -o {cmos_stat} stat -json -tech cmos",
+    ]
+    log = work / "generic_yosys.log"
+    run_yosys_script("\n".join(script), log, timeout=YOSYS_TIMEOUT_S)
+    gates = cells_by_type(_top_stats(read_stat_json(gate_stat), design.top))
+    cmos_top = _top_stats(read_stat_json(cmos_stat), design.top)
+    cmos = cells_by_type(cmos_top)
+    depth = _RE_LTP.search(ltp.read_text())
+    measurements: dict[str, Any] = {
+        "transistors": _transistors(cmos_top),
+        "cells": sum(gates.values()),
+        "flipflops": sum(n for kind, n in gates.items() if is_storage(kind)),
+        "logic_depth": int(depth.group(1)) if depth else 0,
+    }
+    uncounted = sum(n for kind, n in cmos.items() if kind not in CMOS_COSTED)
+    if uncounted:
+        measurements["transistors_uncounted_cells"] = uncounted
+    return measurements, {"yosys_log": str(log), "gate_stat": str(gate_stat), "cmos_stat": str(cmos_stat)}
+
+
+def _top_stats(modules: dict[str, dict[str, Any]], top: str) -> dict[str, Any]:
+    if top not in modules:
+        raise ToolFailed(f"Yosys statistics lack the top module {top}")
+    return modules[top]
+
+
+def _transistors(stats: dict[str, Any]) -> int:
+    """Yosys' estimate for a module ("2774", or "16+" when some cells have no known cost).
+
+    Yosys 0.70 reports each module's estimate including its submodule instances (while its
+    cell counts are local); _per_block relies on that and checks it.
+    """
+    match = re.match(r"\d+", str(stats.get("estimated_num_transistors", "0")))
+    return int(match.group(0)) if match else 0
+
+
+def _submodule_instances(design: Design, work: Path) -> dict[str, str]:
+    """Instance name -> module name for the top's submodule instances (empty if flat)."""
+    probe, top_json = work / "generic_hierarchy.json", work / "generic_top.json"
+    script = [
+        *yosys_read_script(design),
+        f"tee -q -o {probe} stat -json",
+        "proc",  # write_json cannot write processes
+        f"select {yosys_id(design.top)}",
+        f"write_json -selected {top_json}",
+    ]
+    run_yosys_script("\n".join(script), work / "generic_hierarchy.log", timeout=YOSYS_TIMEOUT_S)
+    modules = read_stat_json(probe)
+    if len(modules) <= 1:
+        return {}
+    cells = json.loads(top_json.read_text())["modules"][design.top]["cells"]
+    return {name: cell["type"] for name, cell in cells.items() if cell["type"] in modules}
+
+
+def _per_block(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """transistors_<instance> for each submodule instance of the top, from an unflattened run.
+
+    Flattening lets optimization cross block boundaries, so these add up to a little more than
+    the flat total; `transistors_hier_total` makes the difference visible.
+    """
+    instances = _submodule_instances(design, work)
+    if not instances:
+        return {}, {}
+    stat = work / "generic_hier_cmos.json"
+    script = [
+        *yosys_read_script(design),
+        f"synth -top {yosys_id(design.top)}",
+        YOSYS_DROP_MARKERS,
+        DFFLEGALIZE,
+        f"abc -g {settings['transistor_gates']}",
+        "opt_clean",
+        f"tee -q -o {stat} stat -json -tech cmos",
+    ]
+    log = work / "generic_hier_yosys.log"
+    run_yosys_script("\n".join(script), log, timeout=YOSYS_TIMEOUT_S)
+    modules = read_stat_json(stat)
+    total = _transistors(_top_stats(modules, design.top))
+    blocks = {
+        f"transistors_{safe_key(inst)}": _transistors(modules[module])
+        for inst, module in sorted(instances.items())
+    }
+    glue = total - sum(blocks.values())
+    if glue < 0:
+        raise ToolFailed(f"Yosys transistor estimates are not hierarchical as expected (log: {log})")
+    blocks["transistors_top_glue"] = glue
+    blocks["transistors_hier_total"] = total
+    return blocks, {"hier_yosys_log": str(log), "hier_cmos_stat": str(stat)}

