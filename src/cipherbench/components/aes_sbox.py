@@ -6,6 +6,8 @@ Implementations:
 - ``gf-inv``: one table of the GF(2^8) inverse shared by both directions, with the affine map
   after it (encryption) or its inverse before it (decryption): S(x) = A(x^-1), S^-1(y) = (A^-1(y))^-1.
   Half the table logic of ``table`` for an enc+dec core.
+- ``composite``: the inverse computed in the tower field GF(((2^2)^2)^2) with AND/XOR logic
+  (Canright's compact S-box; see aes_sbox_composite), about a third of the area of a table.
 
 Each S-box is an Elaboratable with ``i`` (8 bits), ``o`` (8 bits) and, for both directions,
 ``decrypt`` (1 bit), so any cipher or architecture instantiates it the same way.
@@ -19,7 +21,7 @@ from amaranth.hdl import Elaboratable, Module, Mux, Signal
 
 from .gf256 import gf_inverse_table, linear_map
 
-SBOX_KINDS = ("table", "gf-inv")
+SBOX_KINDS = ("table", "gf-inv", "composite")
 
 # The AES affine map: b_i ^ b_{i+4} ^ b_{i+5} ^ b_{i+6} ^ b_{i+7} ^ c_i, c = 0x63 (FIPS-197 eq. 5.1).
 _AFFINE_CONST = 0x63
@@ -77,9 +79,18 @@ class AesSbox(Elaboratable):
         m = Module()
         if self.kind == "table":
             self._elaborate_tables(m)
+        elif self.kind == "composite":
+            self._elaborate_composite(m)
         else:
             self._elaborate_shared_inverse(m)
         return m
+
+    def _elaborate_composite(self, m: Module) -> None:
+        # Imported here: aes_sbox_composite imports the affine maps from this module.
+        from .aes_sbox_composite import CompositeSbox
+
+        m.submodules.composite = sbox = CompositeSbox(self.directions)
+        m.d.comb += [sbox.i.eq(self.i), sbox.decrypt.eq(self.decrypt), self.o.eq(sbox.o)]
 
     def _elaborate_tables(self, m: Module) -> None:
         if self.directions == "encrypt":

@@ -43,6 +43,7 @@ CIPHER = CipherInfo(
     params={
         "sbox": Param(SBOX_KINDS, "table",
                       "S-box implementation: table = lookup per direction; gf-inv = shared "
-                      "GF(2^8) inverse table with affine maps"),
+                      "GF(2^8) inverse table with affine maps; composite = Canright-style "
+                      "GF(((2^2)^2)^2) logic, inverter shared by both directions"),
     },
 )
