@@ -200,8 +200,9 @@ def run(study: Path | None, db: Path | None, liberty: Path | None, designs: tupl
 
     plan = load_study(study) if study else default_study()
     plan = plan.override(designs=designs, targets=targets, liberty=liberty)
-    store = Store(db or default_db_path())
-    summary = run_study(plan, store, force=force, say=_progress)
+    # The store is opened only once the study has been planned and checked, so bad input never
+    # leaves a database behind.
+    summary = run_study(plan, lambda: Store(db or default_db_path()), force=force, say=_progress)
     click.echo(summary.line())
     if summary.errors:
         sys.exit(EXIT_FAILED_JOBS)

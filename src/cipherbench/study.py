@@ -143,13 +143,15 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
     return jobs
 
 
-def run_study(study: Study, store: Any, *, force: bool = False,
+def run_study(study: Study, open_store: Callable[[], Any], *, force: bool = False,
               say: Callable[[str], None] | None = None) -> RunSummary:
+    """Plan (which checks every input), then open the store and run the jobs in order."""
     from tqdm import tqdm
 
     started = time.monotonic()
     summary = RunSummary()
     jobs = plan_jobs(study, summary)
+    store = open_store()
     with tqdm(total=len(jobs), desc=f"study {study.name}", unit="job", disable=None) as bar:
         for job in jobs:
             bar.set_postfix_str(f"{job.design} on {job.target.name}")

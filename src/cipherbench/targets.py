@@ -34,9 +34,10 @@ def expand_target(name: str, *, liberty: Path | None = None,
     if name == "generic":
         return [Target("generic", "generic", {})]
     if name == "asic":
-        from .flows.liberty import find_liberty
+        from .flows.liberty import find_liberty, load_liberty
 
         lib = find_liberty(liberty)
+        load_liberty(lib)  # refuse a malformed Liberty, or one without a NAND2, before any job
         return [Target("asic", "asic", {"liberty": str(lib), "goal": goal}) for goal in goals]
     if name == "fpga-ecp5":
         return [Target(name, "fpga", {"family": "ecp5"})]
