@@ -28,16 +28,37 @@ from .spec import DesignSpec, parse
 BLOCKS = ("datapath", "key_schedule", "controller")
 
 
-@lru_cache(maxsize=None)
-def generator_digest() -> str:
-    """Hash of the generator's own source: any change to it invalidates cached designs/results."""
+# The sources that decide a generated design and its measured cycle counts. A change to any of
+# them invalidates cached designs and results; a change elsewhere (reports, CLI) does not.
+GENERATOR_SOURCES = ("arch", "ciphers", "components", "interface.py", "rtl.py", "yosys_runner.py",
+                     "generate.py", "spec.py", "verify/sim.py", "verify/measure.py", "verify/tb")
+# The sources that turn a design into figures (flows, metrics): part of every result's key.
+MEASUREMENT_SOURCES = ("flows", "metrics.py", "tools.py")
+
+
+def source_digest(parts: tuple[str, ...]) -> str:
     root = Path(__file__).parent
     digest = hashlib.sha256(__version__.encode())
-    for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".cpp") and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
+    for part in parts:
+        base = root / part
+        paths = sorted(base.rglob("*")) if base.is_dir() else [base]
+        for path in paths:
+            if path.suffix in (".py", ".cpp", ".txt") and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+@lru_cache(maxsize=None)
+def generator_digest() -> str:
+    """Hash of the generator's own source."""
+    return source_digest(GENERATOR_SOURCES)
+
+
+@lru_cache(maxsize=None)
+def measurement_digest() -> str:
+    """Hash of the flows' and metrics' source."""
+    return source_digest(MEASUREMENT_SOURCES)
 
 
 def build_core(spec: DesignSpec) -> tuple[Elaboratable, CoreShape, dict[str, Any]]:

@@ -219,9 +219,9 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
 
 def _inputs_digest(job: Job, flow: Any) -> str:
     """Everything besides design/target/settings that decides the figures."""
-    from .generate import generator_digest
+    from .generate import generator_digest, measurement_digest
 
-    parts = [generator_digest(), __version__, *_tool_versions(job.target)]
+    parts = [generator_digest(), measurement_digest(), __version__, *_tool_versions(job.target)]
     liberty = job.target.settings.get("liberty")
     if liberty:
         parts.append(_file_sha256(Path(liberty)))
