@@ -67,11 +67,19 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
+# Settings that the tables leave out: they are in the provenance section (Liberty file and hash),
+# repeat the target id, or are empty defaults.
+_PROVENANCE_ONLY = {"liberty", "liberty_sha256", "liberty_name", "nand2_cell", "nand2_area_um2",
+                    "clock_period_ns", "blocks", "family"}
+
+
 def settings_text(settings: dict[str, Any]) -> str:
-    """``{"goal": "speed"}`` -> ``goal=speed``."""
+    """``{"goal": "speed"}`` -> ``goal=speed`` (empty and provenance-only settings left out)."""
     parts = []
     for key in sorted(settings):
         value = settings[key]
+        if key in _PROVENANCE_ONLY or value in (None, [], {}, ""):
+            continue
         parts.append(f"{key}={value if isinstance(value, str) else json.dumps(value)}")
     return ", ".join(parts)
 
@@ -168,6 +176,12 @@ def _params() -> list[_Param]:
         _Param("Area (um2)", fig("area_um2"), lambda c, _k: c.area_um2),
         _Param("Gate equivalents (GE)", fig("gate_equivalents")),
         _Param("Transistor count", fig("transistors"), lambda c, _k: c.transistors),
+        # The NSA's breakdown (Figure 3 blocks), from the generic flow's hierarchical synthesis.
+        _Param("Transistors: datapath", fig("transistors_datapath"), always=False),
+        _Param("Transistors: key schedule", fig("transistors_key_schedule"), always=False),
+        _Param("Transistors: controller", fig("transistors_controller"), always=False),
+        _Param("Transistors: interface (top-level glue)", fig("transistors_top_glue"),
+               always=False),
         _Param("LUTs", fig("luts"), always=False),
         _Param("Input/Outputs required", fig("io_count"), lambda c, _k: c.io_count),
         _Param("Fmax (MHz)", fig("fmax_mhz")),
