@@ -61,6 +61,10 @@ def test_cycle_counts_match_the_nsa_iterative_design(design: str) -> None:
     ("aes-192/iterative:ops=decrypt", {"latency": None, "latency_decrypt": 12,
                                        "key_setup_decrypt": 12}),
     ("aes-256/iterative:sbox=gf-inv", {"latency": 14, "latency_decrypt": 14}),
+    ("aes-128/iterative:sbox=composite", {"latency": 10, "key_setup_decrypt": 10}),
+    # Round-key memory filled once per key: R+1 cycles of key setup, both directions.
+    ("aes-192/iterative:keys=stored", {"latency": 12, "key_setup_encrypt": 13,
+                                       "key_setup_decrypt": 13}),
 ])
 def test_variants_verify_and_count(design: str, expected: dict) -> None:
     spec = parse(design)

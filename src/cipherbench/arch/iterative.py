@@ -70,6 +70,55 @@ class IterativeKeySchedule(Elaboratable):
         return m
 
 
+class StoredKeySchedule(Elaboratable):
+    """Round-key memory filled once per key by the cipher's key step run forward (Gaj & Chodowiec
+    section 4.1 b, Fischer section 3.1): for schedules that cannot be walked backward, and for
+    comparing stored against on-the-fly keys. Two asynchronous read ports (whitening and round key);
+    on an FPGA the memory maps to distributed RAM, in an ASIC flow to flip-flops."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
+        self.hw = hw
+        self.step = hw.key_step(shape.key_len_bits, step_bits)
+        self.depth = max(hw.rounds(k) for k in shape.key_sizes) + 1
+        index_bits = bits_for(self.depth - 1)
+        self.key = Signal(shape.key_bits)
+        self.key_len = Signal(shape.key_len_bits)
+        self.load_key = Signal()
+        self.fill = Signal()            # write this cycle's round key at write_index, then step
+        self.write_index = Signal(index_bits)
+        self.rk_index_white = Signal(index_bits)
+        self.rk_index = Signal(index_bits)
+        self.key_len_reg = Signal(shape.key_len_bits)
+        self.rk_white = Signal(hw.round_key_bits)
+        self.rk = Signal(hw.round_key_bits)
+
+    def elaborate(self, platform: object) -> Module:
+        from amaranth.hdl import unsigned
+        from amaranth.lib.memory import Memory
+
+        m = Module()
+        m.submodules.step = step = self.step
+        m.submodules.round_keys = mem = Memory(shape=unsigned(self.hw.round_key_bits),
+                                               depth=self.depth, init=[])
+        write = mem.write_port()
+        read_white = mem.read_port(domain="comb")
+        read_round = mem.read_port(domain="comb")
+        state = Signal(self.hw.key_state_bits)
+        m.d.comb += [
+            step.key.eq(self.key), step.key_len.eq(self.key_len_reg), step.state_in.eq(state),
+            step.step.eq(self.write_index), step.backward.eq(0),
+            write.addr.eq(self.write_index), write.data.eq(step.rk_in), write.en.eq(self.fill),
+            read_white.addr.eq(self.rk_index_white), read_round.addr.eq(self.rk_index),
+            self.rk_white.eq(read_white.data), self.rk.eq(read_round.data),
+        ]
+        with m.If(self.load_key):
+            m.d.comb += step.key_len.eq(self.key_len)
+            m.d.sync += [state.eq(step.loaded), self.key_len_reg.eq(self.key_len)]
+        with m.Elif(self.fill):
+            m.d.sync += state.eq(step.state_out)
+        return m
+
+
 class IterativeDatapath(Elaboratable):
     """The state register and one round."""
 
@@ -100,8 +149,10 @@ class IterativeDatapath(Elaboratable):
 class IterativeController(Elaboratable):
     """Round counter, run-up and the three handshakes."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals, step_bits: int) -> None:
+    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals, step_bits: int,
+                 stored_keys: bool = False) -> None:
         self.hw = hw
+        self.stored_keys = stored_keys
         self.shape = shape
         self.io = io
         max_rounds = max(hw.rounds(k) for k in shape.key_sizes)
@@ -119,6 +170,11 @@ class IterativeController(Elaboratable):
         self.last = Signal()
         self.decrypt = Signal()
         self.data_advance = Signal()   # a block round happens (not a run-up step)
+        # stored round keys only
+        self.fill = Signal()
+        self.write_index = Signal(self.round_bits)
+        self.rk_index_white = Signal(self.round_bits)
+        self.rk_index = Signal(self.round_bits)
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -129,6 +185,8 @@ class IterativeController(Elaboratable):
         m.d.comb += total.eq(select_by_key_len(
             self.key_len_reg, {k: hw.rounds(k) for k in self.shape.key_sizes}, codes))
 
+        if self.stored_keys:
+            return self._elaborate_stored(m, total)
         busy, runup, done, have_key = Signal(), Signal(), Signal(), Signal()
         dec_ready = Signal()  # the decryption start state of the current key is stored
         rnd = Signal(self.round_bits)  # the round being computed in this cycle (busy)
@@ -198,12 +256,62 @@ class IterativeController(Elaboratable):
             m.d.sync += done.eq(0)
         return m
 
+    def _elaborate_stored(self, m: Module, total: Signal) -> Module:
+        """Key setup fills the round-key memory (R+1 cycles, both directions); rounds then read
+        round key r (encryption) or R-r (decryption)."""
+        io, hw = self.io, self.hw
+        has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
+        busy, filling, done, keys_ready = Signal(), Signal(), Signal(), Signal()
+        rnd = Signal(self.round_bits)
+        direction = Signal(init=0 if has_enc else 1)
+        want_dec = io.in_decrypt if (has_enc and has_dec) else (1 if has_dec else 0)
+        key_fire = io.key_valid & io.key_ready
+        m.d.comb += io.key_ready.eq(~busy & ~filling & ~done)
+        m.d.comb += io.in_ready.eq(~busy & ~filling & keys_ready & ~key_fire
+                                   & (~done | io.out_ready))
+        in_fire = io.in_valid & io.in_ready
+        out_fire = io.out_valid & io.out_ready
+        m.d.comb += [io.out_valid.eq(done), self.load_key.eq(key_fire), self.start.eq(in_fire)]
+        with m.If(key_fire):
+            m.d.sync += [filling.eq(1), keys_ready.eq(0), rnd.eq(0)]
+        with m.Elif(filling):
+            m.d.comb += [self.fill.eq(1), self.write_index.eq(rnd)]
+            with m.If(rnd == total):
+                m.d.sync += [filling.eq(0), keys_ready.eq(1)]
+            with m.Else():
+                m.d.sync += rnd.eq(rnd + 1)
+        with m.If(in_fire):
+            m.d.comb += [
+                self.data_advance.eq(1), self.first.eq(1), self.decrypt.eq(want_dec),
+                self.last.eq(total == 1),
+                self.rk_index_white.eq(Mux(want_dec, total, 0)),
+                self.rk_index.eq(Mux(want_dec, total - 1, 1)),
+            ]
+            m.d.sync += [direction.eq(want_dec), rnd.eq(2)]
+            with m.If(total == 1):
+                m.d.sync += done.eq(1)
+            with m.Else():
+                m.d.sync += [busy.eq(1), done.eq(0)]
+        with m.Elif(busy):
+            m.d.comb += [
+                self.data_advance.eq(1), self.decrypt.eq(direction), self.last.eq(rnd == total),
+                self.rk_index.eq(Mux(direction, total - rnd, rnd)),
+            ]
+            with m.If(rnd == total):
+                m.d.sync += [busy.eq(0), done.eq(1)]
+            with m.Else():
+                m.d.sync += rnd.eq(rnd + 1)
+        with m.If(out_fire & ~in_fire):
+            m.d.sync += done.eq(0)
+        return m
+
 
 class IterativeCore(Elaboratable):
     """The top: common interface, datapath, key schedule, controller."""
 
-    def __init__(self, hw: CipherHardware) -> None:
+    def __init__(self, hw: CipherHardware, keys: str = "fly") -> None:
         self.hw = hw
+        self.keys = keys
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
         self.io = CoreSignals(self.shape)
         max_rounds = max(hw.rounds(k) for k in self.shape.key_sizes)
@@ -212,23 +320,43 @@ class IterativeCore(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io = self.io
-        ctl = IterativeController(self.hw, self.shape, io, self.step_bits)
-        ks = IterativeKeySchedule(self.hw, self.shape, self.step_bits)
+        stored = self.keys == "stored"
+        ctl = IterativeController(self.hw, self.shape, io, self.step_bits, stored_keys=stored)
         dp = IterativeDatapath(self.hw)
         m.submodules.controller = ctl
-        m.submodules.key_schedule = ks
         m.submodules.datapath = dp
+        if stored:
+            ks: Elaboratable = self._stored_keys(m, ctl)
+        else:
+            ks = self._keys_on_the_fly(m, ctl)
         m.d.comb += [
-            ks.key.eq(io.key), ks.key_len.eq(io.key_len),
+            dp.block_in.eq(io.in_block), dp.first.eq(ctl.first), dp.last.eq(ctl.last),
+            dp.decrypt.eq(ctl.decrypt), dp.advance.eq(ctl.data_advance),
+            dp.rk_white.eq(ks.rk_white), dp.rk.eq(ks.rk),  # type: ignore[attr-defined]
+            io.out_block.eq(dp.state),
+            ctl.key_len_reg.eq(ks.key_len_reg),  # type: ignore[attr-defined]
+        ]
+        return m
+
+    def _keys_on_the_fly(self, m: Module, ctl: IterativeController) -> IterativeKeySchedule:
+        ks = IterativeKeySchedule(self.hw, self.shape, self.step_bits)
+        m.submodules.key_schedule = ks
+        m.d.comb += [
+            ks.key.eq(self.io.key), ks.key_len.eq(self.io.key_len),
             ks.load_key.eq(ctl.load_key), ks.start.eq(ctl.start),
             ks.start_runup.eq(ctl.start_runup), ks.advance.eq(ctl.advance),
             ks.backward.eq(ctl.backward), ks.step_index.eq(ctl.step_index),
             ks.store_runup.eq(ctl.store_runup),
-            dp.block_in.eq(io.in_block), dp.first.eq(ctl.first), dp.last.eq(ctl.last),
-            dp.decrypt.eq(ctl.decrypt), dp.advance.eq(ctl.data_advance),
-            dp.rk_white.eq(ks.rk_white), dp.rk.eq(ks.rk),
-            io.out_block.eq(dp.state),
         ]
-        m.d.comb += ctl.key_len_reg.eq(ks.key_len_reg)
-        return m
+        return ks
 
+    def _stored_keys(self, m: Module, ctl: IterativeController) -> StoredKeySchedule:
+        ks = StoredKeySchedule(self.hw, self.shape, self.step_bits)
+        m.submodules.key_schedule = ks
+        m.d.comb += [
+            ks.key.eq(self.io.key), ks.key_len.eq(self.io.key_len),
+            ks.load_key.eq(ctl.load_key), ks.fill.eq(ctl.fill),
+            ks.write_index.eq(ctl.write_index), ks.rk_index_white.eq(ctl.rk_index_white),
+            ks.rk_index.eq(ctl.rk_index),
+        ]
+        return ks

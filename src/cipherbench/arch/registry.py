@@ -22,7 +22,25 @@ class ArchInfo:
 def _iterative(hw: CipherHardware, params: dict[str, str]) -> Elaboratable:
     from .iterative import IterativeCore
 
-    return IterativeCore(hw)
+    return IterativeCore(hw, **params)
+
+
+def _unrolled(hw: CipherHardware, params: dict[str, str]) -> Elaboratable:
+    from .unrolled import UnrolledCore
+
+    return UnrolledCore(hw, **params)
+
+
+def _pipelined(hw: CipherHardware, params: dict[str, str]) -> Elaboratable:
+    from .pipelined import PipelinedCore
+
+    return PipelinedCore(hw, **params)
+
+
+def _narrow(hw: CipherHardware, params: dict[str, str]) -> Elaboratable:
+    from .narrow import NarrowCore
+
+    return NarrowCore(hw, **params)
 
 
 # Parameters every architecture has; they become CoreOptions, not architecture structure.
@@ -33,7 +51,12 @@ COMMON_PARAMS = {
 ARCHITECTURES: dict[str, ArchInfo] = {
     "iterative": ArchInfo(
         name="iterative",
-        title="basic iterative: one round per clock, round keys on the fly",
+        title="basic iterative: one round per clock",
         build=_iterative,
+        params={
+            "keys": Param(("fly", "stored"), "fly",
+                          "round keys on the fly (decryption run-up stored once per key), or all "
+                          "round keys computed once per key into a round-key memory"),
+        },
     ),
 }
