@@ -20,8 +20,9 @@ from ..interface import CoreShape, CoreSignals
 from .base import CipherHardware, bits_for, select_by_key_len
 
 
-class IterativeKeySchedule(Elaboratable):
-    """Key registers around the cipher's key step."""
+class KeyScheduleBlock(Elaboratable):
+    """What every key-schedule block of the iterative core has: the cipher's key step, the key
+    port, the registered key length and the two round keys a cycle needs."""
 
     def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
         self.hw = hw
@@ -29,15 +30,22 @@ class IterativeKeySchedule(Elaboratable):
         self.key = Signal(shape.key_bits)
         self.key_len = Signal(shape.key_len_bits)
         self.load_key = Signal()       # take key/key_len
+        self.key_len_reg = Signal(shape.key_len_bits)
+        self.rk_white = Signal(hw.round_key_bits)
+        self.rk = Signal(hw.round_key_bits)
+
+
+class IterativeKeySchedule(KeyScheduleBlock):
+    """Key registers around the cipher's key step: round keys on the fly."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
+        super().__init__(hw, shape, step_bits)
         self.start = Signal()          # a block starts: step from the stored start state
         self.start_runup = Signal()    # decryption run-up starts: step forward from the loaded key
         self.advance = Signal()        # a round (or run-up step) happens in this cycle
         self.backward = Signal()
         self.step_index = Signal(step_bits)
         self.store_runup = Signal()    # this cycle's result is the decryption start state
-        self.key_len_reg = Signal(shape.key_len_bits)
-        self.rk_white = Signal(hw.round_key_bits)
-        self.rk = Signal(hw.round_key_bits)
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -70,27 +78,20 @@ class IterativeKeySchedule(Elaboratable):
         return m
 
 
-class StoredKeySchedule(Elaboratable):
+class StoredKeySchedule(KeyScheduleBlock):
     """Round-key memory filled once per key by the cipher's key step run forward (Gaj & Chodowiec
     section 4.1 b, Fischer section 3.1): for schedules that cannot be walked backward, and for
     comparing stored against on-the-fly keys. Two asynchronous read ports (whitening and round key);
     on an FPGA the memory maps to distributed RAM, in an ASIC flow to flip-flops."""
 
     def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
-        self.hw = hw
-        self.step = hw.key_step(shape.key_len_bits, step_bits)
+        super().__init__(hw, shape, step_bits)
         self.depth = max(hw.rounds(k) for k in shape.key_sizes) + 1
         index_bits = bits_for(self.depth - 1)
-        self.key = Signal(shape.key_bits)
-        self.key_len = Signal(shape.key_len_bits)
-        self.load_key = Signal()
         self.fill = Signal()            # write this cycle's round key at write_index, then step
         self.write_index = Signal(index_bits)
         self.rk_index_white = Signal(index_bits)
         self.rk_index = Signal(index_bits)
-        self.key_len_reg = Signal(shape.key_len_bits)
-        self.rk_white = Signal(hw.round_key_bits)
-        self.rk = Signal(hw.round_key_bits)
 
     def elaborate(self, platform: object) -> Module:
         from amaranth.hdl import unsigned
@@ -325,16 +326,15 @@ class IterativeCore(Elaboratable):
         dp = IterativeDatapath(self.hw)
         m.submodules.controller = ctl
         m.submodules.datapath = dp
-        if stored:
-            ks: Elaboratable = self._stored_keys(m, ctl)
-        else:
-            ks = self._keys_on_the_fly(m, ctl)
+        ks: KeyScheduleBlock = (self._stored_keys(m, ctl) if stored
+                                else self._keys_on_the_fly(m, ctl))
         m.d.comb += [
+            ks.key.eq(io.key), ks.key_len.eq(io.key_len), ks.load_key.eq(ctl.load_key),
             dp.block_in.eq(io.in_block), dp.first.eq(ctl.first), dp.last.eq(ctl.last),
             dp.decrypt.eq(ctl.decrypt), dp.advance.eq(ctl.data_advance),
-            dp.rk_white.eq(ks.rk_white), dp.rk.eq(ks.rk),  # type: ignore[attr-defined]
+            dp.rk_white.eq(ks.rk_white), dp.rk.eq(ks.rk),
             io.out_block.eq(dp.state),
-            ctl.key_len_reg.eq(ks.key_len_reg),  # type: ignore[attr-defined]
+            ctl.key_len_reg.eq(ks.key_len_reg),
         ]
         return m
 
@@ -342,8 +342,7 @@ class IterativeCore(Elaboratable):
         ks = IterativeKeySchedule(self.hw, self.shape, self.step_bits)
         m.submodules.key_schedule = ks
         m.d.comb += [
-            ks.key.eq(self.io.key), ks.key_len.eq(self.io.key_len),
-            ks.load_key.eq(ctl.load_key), ks.start.eq(ctl.start),
+            ks.start.eq(ctl.start),
             ks.start_runup.eq(ctl.start_runup), ks.advance.eq(ctl.advance),
             ks.backward.eq(ctl.backward), ks.step_index.eq(ctl.step_index),
             ks.store_runup.eq(ctl.store_runup),
@@ -354,8 +353,7 @@ class IterativeCore(Elaboratable):
         ks = StoredKeySchedule(self.hw, self.shape, self.step_bits)
         m.submodules.key_schedule = ks
         m.d.comb += [
-            ks.key.eq(self.io.key), ks.key_len.eq(self.io.key_len),
-            ks.load_key.eq(ctl.load_key), ks.fill.eq(ctl.fill),
+            ks.fill.eq(ctl.fill),
             ks.write_index.eq(ctl.write_index), ks.rk_index_white.eq(ctl.rk_index_white),
             ks.rk_index.eq(ctl.rk_index),
         ]
