@@ -225,5 +225,50 @@ def report(out_dir: Path, db: Path | None) -> None:
         click.echo(str(item))
 
 
+@main.command()
+@click.argument("component", required=False)
+@click.option("--list", "list_components", is_flag=True, help="List the components and exit.")
+@click.option("--liberty", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Liberty file (default: $CIPHERBENCH_LIBERTY, $PDK_ROOT).")
+@click.option("--points", default=7, show_default=True,
+              help="Syntheses on the curve: the area end, the speed end and N-2 delay targets.")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Results database (default: $CIPHERBENCH_DB or results/cipherbench.sqlite).")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("characterization"), show_default=True,
+              help="Folder for the component's RTL, curve.png/.svg and curve.json.")
+@click.option("--force", is_flag=True, help="Recompute even cached points.")
+def characterize(component: str | None, list_components: bool, liberty: Path | None,
+                 points: int, db: Path | None, out_dir: Path, force: bool) -> None:
+    """Sweep COMPONENT's area-delay curve on the ASIC flow and pick five speed grades."""
+    from .characterize import characterize as run_characterize, format_table
+    from .components.catalog import CATALOG, get_component
+    from .store import Store, default_db_path
+
+    if list_components:
+        for entry in CATALOG.values():
+            params = ", ".join(f"{k}={v}" for k, v in entry.parameters.items())
+            suffix = f" [{params}]" if params else ""
+            click.echo(f"  {entry.name:24s} {entry.description}{suffix}")
+        return
+    if component is None:
+        raise CipherbenchError("name a COMPONENT to characterize (see --list)")
+    # Bad input fails before a database is created.
+    get_component(component)
+    if points < 2:
+        raise CipherbenchError(f"--points must be at least 2 (the area and the speed end), "
+                               f"not {points}")
+    from .flows.liberty import find_liberty
+
+    find_liberty(liberty)
+    with Store(db or default_db_path()) as store:
+        result = run_characterize(component, store=store, out_dir=out_dir, liberty=liberty,
+                                  points=points, force=force, say=_progress)
+    for line in format_table(result):
+        click.echo(line)
+    for kind in ("png", "svg", "json"):
+        click.echo(f"{kind}: {result.outputs[kind]}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
