@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..store import Result, Store
-from . import html, tables
+from . import analysis, html, tables
 from .tables import Section
 
 __all__ = ["write_report", "build_sections"]
@@ -47,6 +47,8 @@ def build_sections(results: list[Result]) -> list[Section]:
         Section("Parameters per design (NSA section 2.2)", tables=tables.parameter_tables(results)),
         Section("Results per target", tables=tables.target_tables(results)),
         Section(PLOT_SECTION),
+        Section("Architectures: formulas and sharing",
+                tables=[analysis.formula_table(results), analysis.sharing_table(results)]),
         Section("Failed runs", tables=[tables.failed_table(results)]),
         Section("Provenance", tables=[tables.provenance_table(results)]),
     ]
