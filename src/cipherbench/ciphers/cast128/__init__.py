@@ -1,0 +1,52 @@
+"""CAST-128 / CAST5 (RFC 2144): 64-bit blocks, 40- to 128-bit keys; 12 rounds up to 80 bits, else 16."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..registry import CipherInfo
+
+if TYPE_CHECKING:
+    from ...verify.vectors import VectorCase
+    from .model import CAST128
+
+KEY_SIZES = tuple(range(40, 129, 8))
+
+
+def _model() -> CAST128:
+    from .model import CAST128
+
+    return CAST128()
+
+
+def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorCase]]]:
+    """Typed RFC 2144 B.1 first, then the official files that are present.
+
+    pyca's cast5-ecb.txt (the same three triples), then the NESSIE and Crypto++ files of kat/cast128.
+    """
+    from ...verify.kat_formats import cases_for_key_sizes, find_kat_files, read_kat_file, typed_cases
+    from ...verify.vectors import kat_root, read_rsp
+    from .vectors import cast5_ecb_file, known_answers
+
+    yield "rfc2144", typed_cases((("RFC 2144", *answer) for answer in known_answers()), key_sizes)
+    path = cast5_ecb_file()
+    if path is not None:
+        yield path.stem, cases_for_key_sizes(read_rsp(path, block_bytes=8), key_sizes)
+    root = kat_root()
+    for path in find_kat_files(root / "cast128") if root else []:
+        cases = cases_for_key_sizes(read_kat_file(path, block_bytes=8).cases, key_sizes)
+        if cases:
+            yield path.name, cases
+
+
+CIPHER = CipherInfo(
+    name="cast128",
+    title="CAST-128 / CAST5 (RFC 2144)",
+    block_bits=64,
+    key_sizes=KEY_SIZES,
+    model=_model,
+    hardware=None,
+    params={},
+    vector_sets=_vector_sets,
+)

@@ -1,0 +1,50 @@
+"""SEED (RFC 4269): 128-bit blocks, 128-bit keys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..registry import CipherInfo
+
+if TYPE_CHECKING:
+    from ...verify.vectors import VectorCase
+    from .model import SEED
+
+
+def _model() -> SEED:
+    from .model import SEED
+
+    return SEED()
+
+
+def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorCase]]]:
+    """Typed RFC 4269 Appendix B first, then the official files that are present.
+
+    pyca's rfc-4269.txt (the same four triples), then the NESSIE and Crypto++ files of kat/seed.
+    """
+    from ...verify.kat_formats import find_kat_files, read_kat_file, typed_cases
+    from ...verify.vectors import kat_root, read_rsp
+    from .vectors import known_answers, rfc4269_rsp
+
+    if 128 not in key_sizes:
+        return
+    yield "rfc4269", typed_cases((("RFC 4269", *answer) for answer in known_answers()), key_sizes)
+    path = rfc4269_rsp()
+    if path is not None:
+        yield path.stem, read_rsp(path, block_bytes=16)
+    root = kat_root()
+    for path in find_kat_files(root / "seed") if root else []:
+        yield path.name, read_kat_file(path, block_bytes=16).cases
+
+
+CIPHER = CipherInfo(
+    name="seed",
+    title="SEED (RFC 4269)",
+    block_bits=128,
+    key_sizes=(128,),
+    model=_model,
+    hardware=None,
+    params={},
+    vector_sets=_vector_sets,
+)
