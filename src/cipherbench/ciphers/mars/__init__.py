@@ -1,0 +1,30 @@
+"""MARS (IBM; AES finalist), tweaked key schedule: 128-bit blocks, 128-, 192- and 256-bit keys."""
+
+from ..registry import CipherInfo
+
+
+def _model():
+    from .model import MARS
+
+    return MARS()
+
+
+def _vector_sets(key_sizes):
+    """IBM's known answers for the tweaked key schedule (typed in), then every vector file in kat/mars."""
+    from ...verify.kat_formats import kat_folder_sets, typed_cases
+    from .vectors import known_answers
+
+    yield "mars-spec", typed_cases(known_answers(), key_sizes)
+    yield from kat_folder_sets("mars", key_sizes)
+
+
+CIPHER = CipherInfo(
+    name="mars",
+    title="MARS (AES finalist, tweaked key schedule)",
+    block_bits=128,
+    key_sizes=(128, 192, 256),
+    model=_model,
+    hardware=None,
+    params={},
+    vector_sets=_vector_sets,
+)

@@ -1,0 +1,30 @@
+"""RC6-32/20/b (Rivest, Robshaw, Sidney, Yin; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
+
+from ..registry import CipherInfo
+
+
+def _model():
+    from .model import RC6
+
+    return RC6()
+
+
+def _vector_sets(key_sizes):
+    """The RC6 paper's test vectors (typed in), then every vector file in kat/rc6 (NESSIE, Crypto++)."""
+    from ...verify.kat_formats import kat_folder_sets, typed_cases
+    from .vectors import known_answers
+
+    yield "rc6-paper", typed_cases(known_answers(), key_sizes)
+    yield from kat_folder_sets("rc6", key_sizes)
+
+
+CIPHER = CipherInfo(
+    name="rc6",
+    title="RC6-32/20 (AES finalist)",
+    block_bits=128,
+    key_sizes=(128, 192, 256),
+    model=_model,
+    hardware=None,
+    params={},
+    vector_sets=_vector_sets,
+)

@@ -1,0 +1,33 @@
+"""Serpent (Anderson, Biham, Knudsen; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
+
+from ..registry import CipherInfo
+
+
+def _model():
+    from .model import Serpent
+
+    return Serpent()
+
+
+def _vector_sets(key_sizes):
+    """Submission-package and NESSIE examples (typed in), then every vector file in kat/serpent.
+
+    The AES-submission files there print numbers; they are read byte-reversed into the model's order.
+    """
+    from ...verify.kat_formats import kat_folder_sets, typed_cases
+    from .vectors import known_answers
+
+    yield "serpent-spec", typed_cases(known_answers(), key_sizes)
+    yield from kat_folder_sets("serpent", key_sizes, reverse_submission_hex=True)
+
+
+CIPHER = CipherInfo(
+    name="serpent",
+    title="Serpent (AES finalist)",
+    block_bits=128,
+    key_sizes=(128, 192, 256),
+    model=_model,
+    hardware=None,
+    params={},
+    vector_sets=_vector_sets,
+)
