@@ -46,7 +46,8 @@ def test_list_text_and_json() -> None:
     designs = json.loads(cli("list", "--json").stdout)
     by_name = {d["design"]: d for d in designs}
     assert by_name["aes/iterative"]["key_sizes"] == [128, 192, 256]
-    assert by_name["aes-128/iterative"]["parameters"] == {"ops": "both", "sbox": "table"}
+    assert by_name["aes-128/iterative"]["parameters"] == {"keys": "fly", "ops": "both",
+                                                          "sbox": "table"}
 
 
 def test_generate_writes_verilog_and_manifest(tmp_path: Path) -> None:
@@ -80,7 +81,7 @@ def test_simulate_runs_the_rtl(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["generate", "des/iterative", "-o", "x"], "unknown cipher 'des'"),
+    (["generate", "blowfish/iterative", "-o", "x"], "unknown cipher 'blowfish'"),
     (["generate", "aes/pipelined9", "-o", "x"], "unknown architecture"),
     (["generate", "aes-100/iterative", "-o", "x"], "no 100-bit key"),
     (["run", "--target", "tpu"], "unknown target 'tpu'"),

@@ -18,7 +18,7 @@ def test_single_key_size_and_3_in_1() -> None:
 def test_short_and_canonical_forms() -> None:
     spec = parse("AES-256/iterative:sbox=gf-inv")
     assert str(spec) == "aes-256/iterative:sbox=gf-inv"
-    assert spec.canonical() == "aes-256/iterative:ops=both,sbox=gf-inv"
+    assert spec.canonical() == "aes-256/iterative:keys=fly,ops=both,sbox=gf-inv"
     assert parse(spec.canonical()) == spec
     assert str(parse("aes/iterative:ops=both")) == "aes/iterative"
 
@@ -26,7 +26,7 @@ def test_short_and_canonical_forms() -> None:
 @pytest.mark.parametrize(
     "text, fragment",
     [
-        ("des/iterative", "unknown cipher 'des'"),
+        ("blowfish/iterative", "unknown cipher 'blowfish'"),
         ("aes-100/iterative", "no 100-bit key; valid: 128, 192, 256"),
         ("aes/unrolled9", "unknown architecture"),
         ("aes/iterative:colour=red", "unknown parameter 'colour'"),
@@ -41,6 +41,11 @@ def test_bad_specs_give_one_line(text: str, fragment: str) -> None:
         parse(text)
     assert fragment in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_model_only_cipher_is_refused_for_hardware() -> None:
+    with pytest.raises(CipherbenchError, match="des has a reference model but no hardware yet"):
+        parse("des/iterative")
 
 
 def test_list_has_every_variant_once() -> None:
