@@ -73,7 +73,15 @@ def arch_info(name: str) -> ArchInfo:
 
 
 def all_param_defs(cipher: CipherInfo, arch: ArchInfo) -> dict[str, Param]:
-    return {**COMMON_PARAMS, **arch.params, **cipher.params}
+    """Every parameter of a cipher on an architecture, with the cipher's restrictions applied."""
+    defs = {**COMMON_PARAMS, **arch.params, **cipher.params}
+    for name, allowed in cipher.restricts.items():
+        if name in defs:
+            p = defs[name]
+            choices = tuple(c for c in p.choices if c in allowed)
+            defs[name] = Param(choices, choices[0], f"{p.help} ({cipher.name}: "
+                               f"{', '.join(choices)} only)")
+    return defs
 
 
 def parse(text: str) -> DesignSpec:

@@ -37,6 +37,9 @@ class CipherInfo:
     # Named known-answer sets for the given key sizes: (name, cases) with cases as
     # cipherbench.verify.vectors.VectorCase. Typed-in sets come first; file sets follow when found.
     vector_sets: Callable[[tuple[int, ...]], Iterable[tuple[str, list[Any]]]] | None = None
+    # Architecture or common parameters this cipher restricts, e.g. {"keys": ("stored",)} for a key
+    # schedule that cannot run backward: only these values are valid, the first is the default.
+    restricts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=None)
