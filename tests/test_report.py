@@ -190,11 +190,16 @@ def test_plot_points_and_scales() -> None:
 
 
 def test_published_columns_selection() -> None:
-    assert published.columns_for("serpent/iterative", [128]) == ()
+    assert published.columns_for("serpent/iterative", [128]) == ()  # AES-only API
+    assert published.nsa_columns_for("serpent/iterative", [128])  # Table 8 (3-in-1 only)
     t6 = published.columns_for("aes-128/iterative", [128])
     assert [c.table for c in t6] == ["Table 6", "Table 6"]
     assert {c.architecture for c in t6} == {"iterative"}
-    assert len(published.columns_for("aes/unknown-arch", [128, 192, 256])) == 4
+    # Only the NSA's two architectures are comparable: not unrolled or partial pipelines.
+    assert published.columns_for("aes/unknown-arch", [128, 192, 256]) == ()
+    assert published.columns_for("aes/unrolled:k=2", [128, 192, 256]) == ()
+    assert published.columns_for("aes/pipelined:stages=2", [128, 192, 256]) == ()
+    assert len(published.columns_for("aes/pipelined:stages=full,inner=1", [128, 192, 256])) == 2
     t5 = published.columns_for("rijndael/pipelined", [128, 192, 256])
     assert {c.table for c in t5} == {"Table 5"} and t5[0].throughput_mbps[256] == 4026.42
 

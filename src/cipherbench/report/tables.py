@@ -156,12 +156,18 @@ def _cycles_text(names: Sequence[str]) -> OursGetter:
     return get
 
 
-def _ks_encrypt(col: PublishedColumn, key: int) -> str | None:
-    setup = col.key_setup_encrypt_ns.get(key)
-    agility = col.key_agility_encrypt_ns.get(key)
-    if agility is None:
-        return setup  # type: ignore[return-value]
-    return f"{fmt(setup)}/{fmt(agility)}*"
+def _key_setup(setup_of: Callable[[PublishedColumn], dict[int, float]],
+               agility_of: Callable[[PublishedColumn], dict[int, float]]) -> PubGetter:
+    """NSA key setup cell: the time, or "setup/agility*" where the NSA prints both."""
+    def get(col: PublishedColumn, key: int) -> Any:
+        setup = setup_of(col).get(key)
+        agility = agility_of(col).get(key)
+        return setup if agility is None else f"{fmt(setup)}/{fmt(agility)}*"
+    return get
+
+
+_ks_encrypt = _key_setup(lambda c: c.key_setup_encrypt_ns, lambda c: c.key_agility_encrypt_ns)
+_ks_decrypt = _key_setup(lambda c: c.key_setup_decrypt_ns, lambda c: c.key_agility_decrypt_ns)
 
 
 def _params() -> list[_Param]:
@@ -194,8 +200,8 @@ def _params() -> list[_Param]:
         _Param("Throughput, feedback (Mbps)", per_key("throughput_feedback_mbps"), per_key=True),
         _Param("Key setup time encrypt (ns)", per_key("key_setup_encrypt_ns"), _ks_encrypt,
                per_key=True),
-        _Param("Key setup time decrypt (ns)", per_key("key_setup_decrypt_ns"),
-               lambda c, k: c.key_setup_decrypt_ns.get(k), per_key=True),
+        _Param("Key setup time decrypt (ns)", per_key("key_setup_decrypt_ns"), _ks_decrypt,
+               per_key=True),
         _Param("Algorithm setup time (ns)", per_key("algorithm_setup_ns"),
                lambda c, k: c.algorithm_setup_ns if k in c.throughput_mbps else None,
                per_key=True),
@@ -225,7 +231,7 @@ def parameter_table(design: str, results: Sequence[Result]) -> Table:
     ours = ordered(r for r in results if r.ok and r.design == design)
     keys = sorted({k for r in ours for k in key_sizes(r)}, key=_key_order)
     int_keys = [int(k) for k in keys if k.isdigit()]
-    theirs = published.columns_for(design, int_keys) if int_keys else ()
+    theirs = published.nsa_columns_for(design, int_keys) if int_keys else ()
     rows = [["Settings", MISSING, *[settings_text(r.settings) or MISSING for r in ours],
              *[MISSING for _ in theirs]]]
     for param in _params():
@@ -240,9 +246,19 @@ def parameter_table(design: str, results: Sequence[Result]) -> Table:
         refs = sorted({f"{c.table} (section {c.section})" for c in theirs})
         table.notes = [f"NSA columns: {published.GROUP_LABEL}, {', '.join(refs)}; "
                        f"{published.SOURCE}.", published.RANGE_NOTE + "."]
-        if any(c.key_agility_encrypt_ns for c in theirs):
+        if any(c.key_agility_encrypt_ns or c.key_agility_decrypt_ns for c in theirs):
             table.notes.append("* " + published.KEY_AGILITY_NOTE + ".")
+        table.notes += _column_notes(theirs)
     return table
+
+
+def _column_notes(columns: Sequence[PublishedColumn]) -> list[str]:
+    """One line per distinct note of the published columns, naming the columns it is about."""
+    labels: dict[str, list[str]] = {}
+    for col in columns:
+        if col.note:
+            labels.setdefault(col.note, []).append(col.label)
+    return [f"{', '.join(names)}: {note}." for note, names in labels.items()]
 
 
 def parameter_tables(results: Sequence[Result]) -> list[Table]:
