@@ -172,8 +172,12 @@ def _run_job(job: Job, store: Any, force: bool, summary: RunSummary,
     target_id = flow.target_id(settings)
     key = cache_key(job.design.canonical(), target_id, settings, inputs)
     existing = store.get(key)
-    if existing is not None and existing.ok and not force:
+    if existing is not None and not force and (existing.ok or _is_expected(existing.reason)):
+        # A design that does not fit a device is a deterministic result of the same inputs:
+        # cached like a success. Other failures (tool crashes, timeouts) are retried.
         summary.cached += 1
+        if not existing.ok:
+            summary.failed_expected += 1
         return
     try:
         result = _measure(job, flow, settings, key, target_id, inputs, say)
@@ -182,12 +186,16 @@ def _run_job(job: Job, store: Any, force: bool, summary: RunSummary,
         result = Result(cache_key=key, design=str(job.design), target=target_id, settings=settings,
                         status="failed", reason=reason,
                         provenance=_provenance(job, {}, inputs, key))
-        if reason.startswith(_EXPECTED_FAILURE_PREFIX):
+        if _is_expected(reason):
             summary.failed_expected += 1
         else:
             summary.errors.append(f"{job.design} on {target_id}: {reason}")
     store.put(result)
     summary.ran += 1
+
+
+def _is_expected(reason: str | None) -> bool:
+    return bool(reason) and str(reason).startswith(_EXPECTED_FAILURE_PREFIX)
 
 
 def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id: str,
