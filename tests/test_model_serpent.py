@@ -176,7 +176,7 @@ def test_decrypted_pattern_examples_are_typed_as_printed() -> None:
 def test_serpent_class_is_a_cipher_model_and_registered() -> None:
     cipher: CipherModel = CIPHER_MODEL
     assert (cipher.name, cipher.block_bits, cipher.key_sizes) == ("serpent", 128, (128, 192, 256))
-    assert ciphers()["serpent"] is CIPHER and CIPHER.hardware is None and CIPHER.params == {}
+    assert ciphers()["serpent"] is CIPHER
     assert isinstance(CIPHER.model(), Serpent)
 
 

@@ -43,7 +43,14 @@ def test_bad_specs_give_one_line(text: str, fragment: str) -> None:
     assert "\n" not in str(info.value)
 
 
-def test_model_only_cipher_is_refused_for_hardware() -> None:
+def test_model_only_cipher_is_refused_for_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from cipherbench.ciphers import registry
+
+    known = dict(registry.ciphers())
+    known["des"] = dataclasses.replace(known["des"], hardware=None)
+    monkeypatch.setattr("cipherbench.spec.ciphers", lambda: known)
     with pytest.raises(CipherbenchError, match="des has a reference model but no hardware yet"):
         parse("des/iterative")
 

@@ -92,6 +92,9 @@ def parse(text: str) -> DesignSpec:
                                "[:NAME=VALUE,...], e.g. aes-128/iterative")
     cipher = cipher_info(match["cipher"])
     arch = arch_info(match["arch"])
+    if cipher.architectures and arch.name not in cipher.architectures:
+        raise CipherbenchError(f"{cipher.name} has no {arch.name} architecture; valid: "
+                               f"{', '.join(cipher.architectures)}")
     if match["bits"]:
         bits = int(match["bits"])
         if bits not in cipher.key_sizes:
@@ -132,6 +135,8 @@ def all_designs() -> list[DesignSpec]:
         if len(cipher.key_sizes) > 1:
             variants.append("")
         for arch in ARCHITECTURES.values():
+            if cipher.architectures and arch.name not in cipher.architectures:
+                continue
             defs = all_param_defs(cipher, arch)
             names = sorted(defs)
             for variant in variants:

@@ -9,6 +9,13 @@ step per round, forward for encryption and backward for decryption (AES, Serpent
 have invertible schedules). Round r (1..R) of encryption uses the step from key state r-1 to r; round
 r of decryption uses the backward step from key state R-r+1 to R-r. Whitening before round 1 uses the
 round key of the starting key state.
+
+Inner-round pipelining (Gaj & Chodowiec section 3.3 c): a cipher may name the sub-round steps of its
+round (``round_steps``) and build a round with register cuts between them (``cut_datapath``) and a
+key step spread over the same number of register-separated segments (``segmented_key_step``). A
+cut element registers only its own intermediate values; every other input (round key, decrypt,
+last, key state, step index) is given per segment by the architecture, which carries those values
+alongside the block anyway. Ciphers that name no steps get ``cuts`` empty, and nothing changes.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from amaranth.hdl import Elaboratable, Signal, Value
+from amaranth.hdl import Elaboratable, Module, Signal, Value
 
 
 DIRECTIONS = ("both", "encrypt", "decrypt")
@@ -44,9 +51,16 @@ class RoundDatapath(Elaboratable):
 
     ``first``: the round input is the whitened ``block_in`` (whitening with ``rk_white``) instead of
     ``state_in``. ``last``: this is round R (ciphers drop or change steps there).
+
+    ``cuts`` (inner-round pipelining): boundaries b (1 <= b < len(round_steps)) with a register
+    before step b, enabled by ``enable``. Segment g (0..len(cuts)) is the logic between cut g-1 and
+    cut g; ``block_in``, ``state_in``, ``first`` and ``rk_white`` belong to segment 0, and
+    ``seg_rk[g]``, ``seg_decrypt[g]``, ``seg_last[g]`` give the round key and flags of the block in
+    segment g (index 0 is ``rk``, ``decrypt``, ``last``). ``state_out`` is the combinational output of
+    the last segment.
     """
 
-    def __init__(self, block_bits: int, round_key_bits: int) -> None:
+    def __init__(self, block_bits: int, round_key_bits: int, cuts: tuple[int, ...] = ()) -> None:
         self.block_in = Signal(block_bits)
         self.state_in = Signal(block_bits)
         self.first = Signal()
@@ -55,6 +69,16 @@ class RoundDatapath(Elaboratable):
         self.rk_white = Signal(round_key_bits)
         self.rk = Signal(round_key_bits)
         self.state_out = Signal(block_bits)
+        self.cuts = tuple(sorted(set(cuts)))
+        self.enable = Signal(init=1)
+        later = range(1, len(self.cuts) + 1)
+        self.seg_rk = [self.rk] + [Signal(round_key_bits, name=f"seg{g}_rk") for g in later]
+        self.seg_decrypt = [self.decrypt] + [Signal(name=f"seg{g}_decrypt") for g in later]
+        self.seg_last = [self.last] + [Signal(name=f"seg{g}_last") for g in later]
+
+    def segment_of(self, step: int) -> int:
+        """The segment that computes sub-round step ``step``."""
+        return sum(1 for cut in self.cuts if cut <= step)
 
 
 class KeyStep(Elaboratable):
@@ -63,10 +87,16 @@ class KeyStep(Elaboratable):
     ``loaded``: the key state for encryption, from the ``key`` port (left-aligned) and ``key_len``.
     ``state_out``: the key state after one step from ``state_in`` (``backward``: the step inverse),
     using step index ``step``. ``rk_in``/``rk_out``: round keys of ``state_in``/``state_out``.
+
+    ``segments`` > 1 (inner-round pipelining): the step is spread over that many segments separated
+    by registers enabled by ``enable``; ``seg_state[g]``, ``seg_step[g]``, ``seg_backward[g]`` and
+    ``seg_key_len[g]`` are the key state and controls of the block in segment g (index 0 is
+    ``state_in``, ``step``, ``backward``, ``key_len``), ``seg_rk[g]`` the round key of
+    ``seg_state[g]``, and ``state_out`` the combinational output of the last segment.
     """
 
     def __init__(self, key_bits: int, key_len_bits: int, state_bits: int, round_key_bits: int,
-                 step_bits: int) -> None:
+                 step_bits: int, segments: int = 1) -> None:
         self.key = Signal(key_bits)
         self.key_len = Signal(key_len_bits)
         self.loaded = Signal(state_bits)
@@ -76,6 +106,15 @@ class KeyStep(Elaboratable):
         self.state_out = Signal(state_bits)
         self.rk_in = Signal(round_key_bits)
         self.rk_out = Signal(round_key_bits)
+        self.segments = segments
+        self.enable = Signal(init=1)
+        later = range(1, segments)
+        self.seg_state = [self.state_in] + [Signal(state_bits, name=f"seg{g}_state") for g in later]
+        self.seg_step = [self.step] + [Signal(step_bits, name=f"seg{g}_step") for g in later]
+        self.seg_backward = [self.backward] + [Signal(name=f"seg{g}_backward") for g in later]
+        self.seg_key_len = [self.key_len] + [Signal(key_len_bits, name=f"seg{g}_key_len")
+                                             for g in later]
+        self.seg_rk = [self.rk_in] + [Signal(round_key_bits, name=f"seg{g}_rk") for g in later]
 
 
 class CipherHardware(ABC):
@@ -108,6 +147,70 @@ class CipherHardware(ABC):
     def describe(self) -> dict[str, object]:
         """Structural facts for the manifest (S-box kind, counts of components, ...)."""
         return {}
+
+    def narrow_datapath(self, width: int, keys: str = "rewind") -> Elaboratable:
+        """The datapath of the narrow architecture at ``width`` bits per clock (an
+        arch.narrow.NarrowDatapath; ``keys``: see arch/narrow.py); ciphers that have narrow
+        datapaths override this."""
+        from ..errors import CipherbenchError
+
+        raise CipherbenchError(f"{self.name} has no {width}-bit datapath; valid widths: none")
+
+    # -- inner-round pipelining (optional; the defaults allow no cuts)
+
+    def round_steps(self) -> tuple[str, ...]:
+        """Names of the round's sub-round steps, in order; register cuts go between them."""
+        return ("round",)
+
+    def round_cuts(self, inner: int) -> tuple[int, ...]:
+        """The step boundaries that get a register for ``inner`` cuts: evenly spaced by default;
+        a cipher overrides this with a placement balanced on its measured critical path."""
+        boundaries = len(self.round_steps()) - 1
+        if not 0 <= inner <= boundaries:
+            raise ValueError(f"{self.name}: {inner} cuts, but its round has {boundaries} "
+                             "step boundaries")
+        steps = boundaries + 1
+        return tuple(sorted({round(steps * (i + 1) / (inner + 1)) for i in range(inner)}))
+
+    def cut_datapath(self, cuts: tuple[int, ...]) -> RoundDatapath:
+        """A round with registers at ``cuts`` (only ciphers that name sub-round steps take any)."""
+        if cuts:
+            raise ValueError(f"{self.name}: the round names no sub-round steps to cut between")
+        return self.datapath()
+
+    def segmented_key_step(self, key_len_bits: int, step_bits: int, segments: int) -> KeyStep:
+        """A key step spread over ``segments``; by default the whole step runs in the last segment
+        and the earlier ones only read round keys (see LastSegmentKeyStep)."""
+        if segments == 1:
+            return self.key_step(key_len_bits, step_bits)
+        return LastSegmentKeyStep(self, key_len_bits, step_bits, segments)
+
+
+class LastSegmentKeyStep(KeyStep):
+    """Any cipher's key step in a segmented round: the step itself in the last segment, from the
+    key state the architecture carries there, and in every segment the round key of its state.
+    The unused logic of the per-segment instances (only their ``rk_in`` is read) synthesizes away."""
+
+    def __init__(self, hw: CipherHardware, key_len_bits: int, step_bits: int,
+                 segments: int) -> None:
+        self.inner = [hw.key_step(key_len_bits, step_bits) for _ in range(segments)]
+        first = self.inner[0]
+        super().__init__(len(first.key), key_len_bits, len(first.state_in), len(first.rk_in),
+                         step_bits, segments)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        for g, step in enumerate(self.inner):
+            m.submodules[f"step{g}"] = step
+            m.d.comb += [
+                step.key.eq(self.key), step.key_len.eq(self.seg_key_len[g]),
+                step.state_in.eq(self.seg_state[g]), step.step.eq(self.seg_step[g]),
+                step.backward.eq(self.seg_backward[g]), self.seg_rk[g].eq(step.rk_in),
+            ]
+        last = self.inner[-1]
+        m.d.comb += [self.loaded.eq(self.inner[0].loaded), self.state_out.eq(last.state_out),
+                     self.rk_out.eq(last.rk_out)]
+        return m
 
 
 def bits_for(count: int) -> int:

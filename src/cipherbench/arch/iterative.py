@@ -88,7 +88,10 @@ class StoredKeySchedule(KeyScheduleBlock):
         super().__init__(hw, shape, step_bits)
         self.depth = max(hw.rounds(k) for k in shape.key_sizes) + 1
         index_bits = bits_for(self.depth - 1)
-        self.fill = Signal()            # write this cycle's round key at write_index, then step
+        self.fill = Signal()            # step; write this cycle's round key if rk_valid
+        # The key step says which fill cycles carry a round key (KeyStep.rk_valid, default every
+        # cycle): schedules with a run-up (RC6, MARS) step several times per round key.
+        self.rk_valid = Signal()
         self.write_index = Signal(index_bits)
         self.rk_index_white = Signal(index_bits)
         self.rk_index = Signal(index_bits)
@@ -105,10 +108,13 @@ class StoredKeySchedule(KeyScheduleBlock):
         read_white = mem.read_port(domain="comb")
         read_round = mem.read_port(domain="comb")
         state = Signal(self.hw.key_state_bits)
+        valid = getattr(step, "rk_valid", None)
         m.d.comb += [
+            self.rk_valid.eq(1 if valid is None else valid),
             step.key.eq(self.key), step.key_len.eq(self.key_len_reg), step.state_in.eq(state),
             step.step.eq(self.write_index), step.backward.eq(0),
-            write.addr.eq(self.write_index), write.data.eq(step.rk_in), write.en.eq(self.fill),
+            write.addr.eq(self.write_index), write.data.eq(step.rk_in),
+            write.en.eq(self.fill & self.rk_valid),
             read_white.addr.eq(self.rk_index_white), read_round.addr.eq(self.rk_index),
             self.rk_white.eq(read_white.data), self.rk.eq(read_round.data),
         ]
@@ -173,6 +179,7 @@ class IterativeController(Elaboratable):
         self.data_advance = Signal()   # a block round happens (not a run-up step)
         # stored round keys only
         self.fill = Signal()
+        self.rk_valid = Signal()       # the key step offers the round key write_index this cycle
         self.write_index = Signal(self.round_bits)
         self.rk_index_white = Signal(self.round_bits)
         self.rk_index = Signal(self.round_bits)
@@ -258,8 +265,9 @@ class IterativeController(Elaboratable):
         return m
 
     def _elaborate_stored(self, m: Module, total: Signal) -> Module:
-        """Key setup fills the round-key memory (R+1 cycles, both directions); rounds then read
-        round key r (encryption) or R-r (decryption)."""
+        """Key setup fills the round-key memory (R+1 cycles, both directions, when the key step
+        offers a round key every cycle; more when it has a run-up); rounds then read round key r
+        (encryption) or R-r (decryption)."""
         io, hw = self.io, self.hw
         has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
         busy, filling, done, keys_ready = Signal(), Signal(), Signal(), Signal()
@@ -277,10 +285,11 @@ class IterativeController(Elaboratable):
             m.d.sync += [filling.eq(1), keys_ready.eq(0), rnd.eq(0)]
         with m.Elif(filling):
             m.d.comb += [self.fill.eq(1), self.write_index.eq(rnd)]
-            with m.If(rnd == total):
-                m.d.sync += [filling.eq(0), keys_ready.eq(1)]
-            with m.Else():
-                m.d.sync += rnd.eq(rnd + 1)
+            with m.If(self.rk_valid):
+                with m.If(rnd == total):
+                    m.d.sync += [filling.eq(0), keys_ready.eq(1)]
+                with m.Else():
+                    m.d.sync += rnd.eq(rnd + 1)
         with m.If(in_fire):
             m.d.comb += [
                 self.data_advance.eq(1), self.first.eq(1), self.decrypt.eq(want_dec),
@@ -355,6 +364,6 @@ class IterativeCore(Elaboratable):
         m.d.comb += [
             ks.fill.eq(ctl.fill),
             ks.write_index.eq(ctl.write_index), ks.rk_index_white.eq(ctl.rk_index_white),
-            ks.rk_index.eq(ctl.rk_index),
+            ks.rk_index.eq(ctl.rk_index), ctl.rk_valid.eq(ks.rk_valid),
         ]
         return ks

@@ -59,4 +59,45 @@ ARCHITECTURES: dict[str, ArchInfo] = {
                           "round keys computed once per key into a round-key memory"),
         },
     ),
+    # Short lists on purpose: `cipherbench list` shows every combination for every cipher. Values
+    # a cipher cannot take (k above its round count) are refused with one line when built.
+    "unrolled": ArchInfo(
+        name="unrolled",
+        title="loop unrolling: k rounds per clock (Gaj section 3.3 b)",
+        build=_unrolled,
+        params={
+            "k": Param(("2", "3", "4", "5", "7", "10", "14"), "2",
+                       "rounds per clock, up to the round count; when k does not divide it the "
+                       "last pass uses fewer rounds"),
+        },
+    ),
+    "pipelined": ArchInfo(
+        name="pipelined",
+        title="outer-round (partial or full) and inner-round pipelining, keys travel with blocks",
+        build=_pipelined,
+        params={
+            "stages": Param(("1", "2", "5", "full"), "full",
+                            "round units, each with its own pipeline register and key step; full = "
+                            "one per round (one block per clock); fewer: blocks loop through them"),
+            "inner": Param(("0", "1", "2"), "0",
+                           "extra register cuts inside each round, between the cipher's named "
+                           "sub-round steps (AES: SubBytes | MixColumns | AddRoundKey)"),
+        },
+    ),
+    "narrow": ArchInfo(
+        name="narrow",
+        title="narrow datapath: a round in w-bit slices over several clocks, S-boxes shared "
+              "with the key schedule (Gaj section 3.3 e)",
+        build=_narrow,
+        params={
+            "width": Param(("64", "32", "8"), "32",
+                           "datapath bits per clock (AES: 64 = two columns and eight S-boxes, "
+                           "32 = one column and four, 8 = one byte and one); AES-128 only"),
+            "keys": Param(("rewind", "stored"), "rewind",
+                          "rewind: one key register, walked back after each encryption and run "
+                          "up before each decryption (smallest); stored: K0 and the decryption "
+                          "start state kept beside it (run-up once per key, no per-block key "
+                          "work)"),
+        },
+    ),
 }

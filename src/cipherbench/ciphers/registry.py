@@ -40,6 +40,8 @@ class CipherInfo:
     # Architecture or common parameters this cipher restricts, e.g. {"keys": ("stored",)} for a key
     # schedule that cannot run backward: only these values are valid, the first is the default.
     restricts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The architectures this cipher's hardware description supports (empty: all of them).
+    architectures: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=None)

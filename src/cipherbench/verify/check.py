@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 
 from ..ciphers.base import CipherModel
 from ..errors import CipherbenchError
-from .sim import BlockOp, KeyOp, Op, Simulator
+from .sim import BlockOp, KeyOp, Op, SimTrace, Simulator
 
 # (key, input block, expected output, decrypt?)
 Case = tuple[bytes, bytes, bytes, bool]
@@ -33,19 +33,66 @@ def _group_by_key(cases: Sequence[Case]) -> dict[bytes, list[int]]:
     return groups
 
 
-def check_cases(sim: Simulator, cases: Iterable[Case], *, fail_limit: int = 10) -> CheckResult:
-    """Run every case through the core; each key's blocks stream back to back after its key op."""
+@dataclass
+class AgilityResult:
+    """A key-agility run: the check, and the mean cycles between block acceptances."""
+
+    check: CheckResult
+    interval: float
+
+
+def check_cases(sim: Simulator, cases: Iterable[Case], *, fail_limit: int = 10,
+                drain: bool = True) -> CheckResult:
+    """Run every case through the core.
+
+    ``drain`` (default): one key op per key, each key's blocks streaming back to back after it
+    (every key op waits for the core to empty). ``drain=False``, for cores whose keys travel with
+    the blocks: the cases run in their order, with a key op that does not wait wherever the key
+    changes, so blocks under different keys are in flight together."""
     cases = list(cases)
     if not cases:
         return CheckResult(0, 0)
+    ops, order = _ops(cases, drain)
+    return _compare(cases, order, sim.run(ops), fail_limit)
+
+
+def _ops(cases: list[Case], drain: bool) -> tuple[list[Op], list[int]]:
+    """The ops for the cases, and the case index of each result in output order."""
     ops: list[Op] = []
-    order: list[int] = []  # case index of each result, in output order
-    for key, indices in _group_by_key(cases).items():
-        ops.append(KeyOp(key))
-        for i in indices:
-            ops.append(BlockOp(cases[i][1], cases[i][3]))
-            order.append(i)
+    order: list[int] = []
+    if drain:
+        for key, indices in _group_by_key(cases).items():
+            ops.append(KeyOp(key))
+            for i in indices:
+                ops.append(BlockOp(cases[i][1], cases[i][3]))
+                order.append(i)
+        return ops, order
+    key: bytes | None = None
+    for i, (case_key, data, _, decrypt) in enumerate(cases):
+        if case_key != key:
+            ops.append(KeyOp(case_key, drain=False))
+            key = case_key
+        ops.append(BlockOp(data, decrypt))
+        order.append(i)
+    return ops, order
+
+
+def check_key_agility(sim: Simulator, model: CipherModel, key_sizes: Iterable[int], n: int = 64,
+                      seed: int = 1, decrypt: bool = False, fail_limit: int = 10) -> AgilityResult:
+    """``n`` blocks, each under a fresh random key (key sizes in turn), offered back to back with
+    keys that do not drain (NSA 'key agility'). A key-agile fully pipelined core takes one block
+    per clock: ``interval`` 1. Decryption needs each key's run-up first, so it is slower."""
+    cases = random_cases(model, key_sizes, n, seed, key_change_every=1)
+    cases = [(k, d, model.decrypt(k, d) if decrypt else model.encrypt(k, d), decrypt)
+             for k, d, _, _ in cases]
+    ops, order = _ops(cases, drain=False)
     trace = sim.run(ops)
+    accepted = [trace.block_accept[i][0] for i, op in enumerate(ops) if isinstance(op, BlockOp)]
+    interval = (accepted[-1] - accepted[0]) / max(1, len(accepted) - 1)
+    return AgilityResult(_compare(cases, order, trace, fail_limit), interval)
+
+
+def _compare(cases: list[Case], order: list[int], trace: SimTrace, fail_limit: int) -> CheckResult:
     result = CheckResult(0, 0)
     for i, got in zip(order, trace.outputs):
         key, data, expected, decrypt = cases[i]

@@ -50,9 +50,14 @@ _REQUIRED_PORTS = ("clk", "rst", "key", "key_len", "key_valid", "key_ready", "in
 
 @dataclass(frozen=True)
 class KeyOp:
-    """Load a key (waits until every block offered before it has come out)."""
+    """Load a key. ``drain`` (default): first wait until every block offered before it has come
+    out. ``drain=False`` (cores whose keys travel with the blocks, ``key_ready`` high while blocks
+    are in flight): offered at once; after a block, on that block's edge when the core takes both,
+    so a different key per block can stream at one block per clock. Either way the key applies to
+    the blocks accepted after it."""
 
     key: bytes
+    drain: bool = True
 
 
 @dataclass(frozen=True)
@@ -312,7 +317,7 @@ class Simulator:
                 if len(op.key) * 8 not in self.key_sizes:
                     raise CipherbenchError(f"op {i}: {len(op.key) * 8}-bit key, but {self.top} "
                                            f"takes {', '.join(map(str, self.key_sizes))}")
-                lines.append(f"K {len(op.key)} {op.key.hex()}")
+                lines.append(f"K {len(op.key)} {op.key.hex()} {int(op.drain)}")
             elif isinstance(op, (BlockOp, ChainOp)):
                 if len(op.data) != nbytes:
                     raise CipherbenchError(f"op {i}: block of {len(op.data)} bytes, "

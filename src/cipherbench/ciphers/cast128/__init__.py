@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo
+from ...components.adders import ADDER_KINDS
+from ..registry import CipherInfo, Param
 
 if TYPE_CHECKING:
+    from ...arch.base import CoreOptions
     from ...verify.vectors import VectorCase
+    from .hw import CastHardware
     from .model import CAST128
 
 KEY_SIZES = tuple(range(40, 129, 8))
@@ -18,6 +21,12 @@ def _model() -> CAST128:
     from .model import CAST128
 
     return CAST128()
+
+
+def _hardware(options: CoreOptions) -> CastHardware:
+    from .hw import CastHardware
+
+    return CastHardware(options)
 
 
 def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorCase]]]:
@@ -46,7 +55,14 @@ CIPHER = CipherInfo(
     block_bits=64,
     key_sizes=KEY_SIZES,
     model=_model,
-    hardware=None,
-    params={},
+    hardware=_hardware,
+    params={
+        "adder": Param(ADDER_KINDS, "kogge-stone",
+                       "carry network of the four ASX (add-sub-xor) units of the round function"),
+    },
     vector_sets=_vector_sets,
+    # The loop core is the narrow architecture at the full 64-bit width: round keys computed once
+    # per key by a setup program and kept (hw.py explains why the iterative generator cannot).
+    restricts={"keys": ("stored",), "width": ("64",)},
+    architectures=("narrow",),
 )

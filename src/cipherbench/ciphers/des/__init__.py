@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from ..registry import CipherInfo
 
 if TYPE_CHECKING:
+    from ...arch.base import CoreOptions
     from ...verify.vectors import VectorCase
+    from .hw import DesHardware
     from .model import DES
 
 
@@ -16,6 +18,12 @@ def _model() -> DES:
     from .model import DES
 
     return DES()
+
+
+def _hardware(options: CoreOptions) -> DesHardware:
+    from .hw import DesHardware
+
+    return DesHardware(options)
 
 
 def single_des_cases(cases: list[VectorCase]) -> list[VectorCase]:
@@ -56,7 +64,13 @@ CIPHER = CipherInfo(
     block_bits=64,
     key_sizes=(64,),
     model=_model,
-    hardware=None,
+    hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
+    # 16 round keys and no whitening: a round-key memory indexed as the iterative core's stored
+    # keys (entry r for encryption round r, R-r for decryption) would be one entry off for
+    # decryption; the C/D schedule runs both ways on the fly anyway.
+    # narrow: the 64-bit loop with a single key register (keys=rewind: nothing to rewind, the
+    # C/D schedule ends every block where it began).
+    restricts={"keys": ("fly", "rewind"), "width": ("64",)},
 )

@@ -9,6 +9,12 @@ def _model():
     return MARS()
 
 
+def _hardware(options):
+    from .hw import MarsHardware
+
+    return MarsHardware(options)
+
+
 def _vector_sets(key_sizes):
     """IBM's known answers for the tweaked key schedule (typed in), then every vector file in kat/mars."""
     from ...verify.kat_formats import kat_folder_sets, typed_cases
@@ -24,7 +30,13 @@ CIPHER = CipherInfo(
     block_bits=128,
     key_sizes=(128, 192, 256),
     model=_model,
-    hardware=None,
+    hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
+    # Four iterations of 75 word operations produce the keys ten at a time, then the multiplication
+    # keys are fixed: no per-round backward step, so round keys go to the round-key memory.
+    restricts={"keys": ("stored",)},
+    # Pipelines derive each unit's round key by stepping the key state once per unit, which a
+    # schedule with a run-up cannot do (a stored-key pipeline mode is future work).
+    architectures=("iterative",),
 )

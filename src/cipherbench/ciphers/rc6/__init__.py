@@ -9,6 +9,12 @@ def _model():
     return RC6()
 
 
+def _hardware(options):
+    from .hw import Rc6Hardware
+
+    return Rc6Hardware(options)
+
+
 def _vector_sets(key_sizes):
     """The RC6 paper's test vectors (typed in), then every vector file in kat/rc6 (NESSIE, Crypto++)."""
     from ...verify.kat_formats import kat_folder_sets, typed_cases
@@ -24,7 +30,13 @@ CIPHER = CipherInfo(
     block_bits=128,
     key_sizes=(128, 192, 256),
     model=_model,
-    hardware=None,
+    hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
+    # 3 max(c, 44) mixing iterations before the first round key: the schedule cannot be walked
+    # backward per round, so round keys are computed once per key into the round-key memory.
+    restricts={"keys": ("stored",)},
+    # Pipelines derive each unit's round key by stepping the key state once per unit, which a
+    # schedule with a run-up cannot do (a stored-key pipeline mode is future work).
+    architectures=("iterative",),
 )

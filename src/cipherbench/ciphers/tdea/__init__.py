@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from ..registry import CipherInfo
 
 if TYPE_CHECKING:
+    from ...arch.base import CoreOptions
     from ...verify.vectors import VectorCase
+    from .hw import TdeaHardware
     from .model import TDEA
 
 
@@ -16,6 +18,12 @@ def _model() -> TDEA:
     from .model import TDEA
 
     return TDEA()
+
+
+def _hardware(options: CoreOptions) -> TdeaHardware:
+    from .hw import TdeaHardware
+
+    return TdeaHardware(options)
 
 
 def two_key_cases(cases: list[VectorCase]) -> list[VectorCase]:
@@ -62,7 +70,11 @@ CIPHER = CipherInfo(
     block_bits=64,
     key_sizes=(128, 192),
     model=_model,
-    hardware=None,
+    hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
+    # As DES: 48 round keys and no whitening, so a stored round-key memory indexed for ciphers
+    # with whitening would be one entry off in decryption; the schedule runs both ways on the fly.
+    # narrow: the 64-bit loop with a single key register (as DES).
+    restricts={"keys": ("fly", "rewind"), "width": ("64",)},
 )

@@ -7,7 +7,11 @@
 // Verilated model is built with --prefix Vtb_top so this file never names the design.
 //
 // Ops (one per line):
-//   K <keylen_bytes> <keyhex>        load a key (left-aligned in `key`); waits for the core to drain
+//   K <keylen_bytes> <keyhex> [drain] load a key (left-aligned in `key`). drain 1 (default): wait
+//                                    for every block offered before it to come out. drain 0 (keys
+//                                    that travel with the blocks): offered at once, and when it
+//                                    follows a block, on the same edge as that block if the core
+//                                    takes both (a key applies to blocks accepted on later edges)
 //   B <dec> <hex>                    offer one block until accepted
 //   C <dec> <count> <hex>            chained: each result is fed straight back, `count` blocks in all
 //   I <cycles>                       offer nothing for that many cycles
@@ -142,6 +146,7 @@ struct Op {
     long keylen = 0;  // bytes
     bool dec = false;
     long count = 0;   // chain length or idle cycles
+    bool drain = true;  // key: wait for the blocks before it to come out
     Words value;      // key (already left-aligned) or block
 };
 
@@ -165,6 +170,8 @@ std::vector<Op> read_ops(const char* path) {
             if (ok) {
                 const int bits = static_cast<int>(op.keylen * 8);
                 op.value = shift_left(from_hex(hex, bits), TB_KEY_BITS - bits, TB_KEY_BITS);
+                int drain = 1;
+                if (ls >> drain) op.drain = drain != 0;
             }
         } else if (tag == "B" || tag == "C") {
             int dec = 0;
@@ -316,16 +323,35 @@ private:
                inflight_.front().op == cur_ && !inflight_.front().final;
     }
 
+    void offer_key(const Op& op) {
+        top_->key_valid = 1;
+        put(top_->key, op.value);
+        put(top_->key_len, Words{static_cast<uint32_t>(op.keylen)});
+    }
+
+    // A key that does not drain, right after the block being offered: offered on the same edge
+    // if the core takes the block and the key together (never the key alone, which would change
+    // the block's key); otherwise it is offered as its own op once the block is in.
+    bool key_with_block(const Op* op) {
+        if (!op || op->kind != Kind::Block || cur_ + 1 >= ops_.size()) return false;
+        const Op& next = ops_[cur_ + 1];
+        if (next.kind != Kind::Key || next.drain || !top_->in_ready) return false;
+        offer_key(next);
+        top_->eval();
+        if (top_->in_ready && top_->key_ready) return true;
+        top_->key_valid = 0;
+        top_->eval();
+        return false;
+    }
+
     void step() {
         const Op* op = cur_ < ops_.size() ? &ops_[cur_] : nullptr;
         quiet_inputs();
         top_->out_ready = pattern_.ready() ? 1 : 0;
-        if (op && op->kind == Kind::Key && inflight_.empty()) {
-            // Key ops wait for every block offered so far to come out (a key change mid-flight
-            // is not allowed by the interface).
-            top_->key_valid = 1;
-            put(top_->key, op->value);
-            put(top_->key_len, Words{static_cast<uint32_t>(op->keylen)});
+        if (op && op->kind == Kind::Key && (inflight_.empty() || !op->drain)) {
+            // Draining key ops wait for every block offered so far to come out (cores whose
+            // keys do not travel with the blocks refuse a key while any is in flight).
+            offer_key(*op);
         } else if (op && op->kind == Kind::Block) {
             top_->in_valid = 1;
             top_->in_decrypt = op->dec;
@@ -338,6 +364,7 @@ private:
             }
         }
         top_->eval();
+        const bool key_ahead = key_with_block(op);
         const bool feeding = feedback_now();
         if (feeding) {
             // Zero-delay feedback: the result offered now is the next input on the same edge.
@@ -372,7 +399,7 @@ private:
             }
         }
         if (!op) return;
-        if (key_fire) {
+        if (key_fire && !key_ahead) {
             last_progress_ = c;
             std::fprintf(ev_, "KA %zu %ld\n", cur_, c);
             start_op(cur_ + 1);
@@ -381,7 +408,12 @@ private:
             std::fprintf(ev_, "BA %zu %ld\n", cur_, c);
             if (op->kind == Kind::Block) {
                 inflight_.push_back({cur_, true});
-                start_op(cur_ + 1);
+                if (key_ahead) {
+                    std::fprintf(ev_, "KA %zu %ld\n", cur_ + 1, c);
+                    start_op(cur_ + 2);
+                } else {
+                    start_op(cur_ + 1);
+                }
             } else {
                 ++chain_accepted_;
                 have_feedback_ = false;
@@ -397,7 +429,8 @@ private:
 
     std::string waiting_for() const {
         char buf[200];
-        if (cur_ >= ops_.size() || (ops_[cur_].kind == Kind::Key && !inflight_.empty()) ||
+        if (cur_ >= ops_.size() ||
+            (ops_[cur_].kind == Kind::Key && ops_[cur_].drain && !inflight_.empty()) ||
             (ops_[cur_].kind == Kind::Chain && chain_accepted_ > 0 && !have_feedback_)) {
             const InFlight& f = inflight_.front();
             std::snprintf(buf, sizeof buf, "op %zu (%s): out_valid never came for its block",

@@ -1,0 +1,460 @@
+"""Outer-round pipelining (partial and full), inner-round pipelining and their mix.
+
+Gaj & Chodowiec section 3.3 c-d and 3.5; the NSA's "pipelined" RIJNDAEL (seed sections 2.1.3,
+5.3.1.1-2). ``stages`` round units, each a round datapath and a key step with its own pipeline
+register; ``inner`` extra registers inside every round, between the cipher's named sub-round steps
+(``CipherHardware.round_steps``). Each unit then spans G = inner + 1 register stages.
+
+- full (``stages=full``, one unit per round of the longest key): one block per clock, latency R x G.
+- partial (stages < R): the units form a ring and a block loops through them ceil(R/stages) times,
+  so stages x G blocks are in flight (Gaj's partial outer-round pipelining; with one unit and
+  inner cuts, his inner-round pipelining of the basic architecture). A block enters only when the
+  slot coming round to unit 0 is free, which ``in_ready`` shows: the core takes stages x G blocks
+  back to back, then one each time a finished block leaves.
+- Any stages up to R works: a block leaves from the unit that computes its round R (an exit tap),
+  so a count that does not divide R costs no bypass logic, and latency stays R x G.
+
+Keys travel with the blocks (NSA 5.3.1.1): every pipeline register holds the block's key state
+beside its data, every unit steps it forward (encryption) or backward (decryption), and a new key
+may be loaded while blocks are in flight (``key_ready`` stays high): it applies to the blocks
+accepted on later edges. The key state runs one round ahead of the data: the register in front of
+the unit that computes round r holds key state r (not r-1), so the round key comes straight from a
+register and the key step (r -> r+1) runs beside the round, not in front of it.
+
+The core keeps per key: for encryption the whitening key of state 0 and state 1, both computed from
+the key port on the edge the key is taken (key setup 0); for decryption the whitening key of state R
+and state R-1, which a forward run-up unit (one key step) computes in the R-1 cycles after the key,
+then keeps. So decryption has a key setup of R-1 cycles, but once its run-up is done every block can
+have another key: the NSA's 'key setup / key agility' distinction. A new key restarts the run-up.
+
+Several key sizes (AES 3-in-1): there are as many units as the longest key has rounds (full), and a
+block carries its key length, so blocks of every key size share the pipeline. A 10-round AES block
+leaves from unit 9, a 14-round one from unit 13: latency is R x G for each (as the NSA's times per
+key size). Results must come out in order, so a block whose latency is shorter than the remaining
+latency of the youngest block in flight waits (``in_ready`` low; only after a key-size change).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
+
+from ..errors import CipherbenchError
+from ..interface import CoreShape, CoreSignals
+from .base import CipherHardware, bits_for, select_by_key_len
+from .unrolled import onehot_mux
+
+
+class PipeLayout:
+    """Units, segments, exits and latencies of a pipeline for a cipher and its key sizes."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, stages: str, inner: str) -> None:
+        self.rounds = {size: hw.rounds(size) for size in shape.key_sizes}
+        self.codes = {size: hw.key_len_code(size) for size in shape.key_sizes}
+        most = max(self.rounds.values())
+        if min(self.rounds.values()) < 2:
+            raise CipherbenchError(f"{hw.name}: pipelines need at least 2 rounds")
+        if stages == "full":
+            self.units = most
+        elif stages.isdigit() and 1 <= int(stages) <= most:
+            self.units = int(stages)
+        else:
+            raise CipherbenchError(f"pipelined stages={stages}: {hw.name} has {most} rounds for "
+                                   f"these key sizes; stages must be 1..{most} or full")
+        boundaries = len(hw.round_steps()) - 1
+        if not inner.isdigit() or int(inner) > boundaries:
+            steps = " | ".join(hw.round_steps())
+            raise CipherbenchError(f"pipelined inner={inner}: the {hw.name} round ({steps}) has "
+                                   f"{boundaries} step boundaries to cut at; inner must be "
+                                   f"0..{boundaries}")
+        self.cuts = hw.round_cuts(int(inner))
+        self.segments = len(self.cuts) + 1
+        self.ring = self.units < most
+        passes = max(-(-r // self.units) for r in self.rounds.values())
+        self.pass_bits = bits_for(passes - 1)
+        # The unit computing round R of each key size: where its blocks leave.
+        self.exits = sorted({(r - 1) % self.units for r in self.rounds.values()})
+        self.latency = {size: r * self.segments for size, r in self.rounds.items()}
+        self.multi = len(self.rounds) > 1
+        # Step indices run 0..R (R: the unused step after the last round) and down to -1; the
+        # width keeps the wrapped -1 off every valid index.
+        self.step_bits = bits_for(most)
+
+    def select(self, key_len: Value, values: dict[int, int]) -> Value:
+        return select_by_key_len(key_len, {s: Const(v) for s, v in values.items()}, self.codes)
+
+
+@dataclass
+class Tag:
+    """What the controller knows of the block in a pipeline register or segment."""
+
+    valid: Value
+    dec: Value
+    key_len: Value
+    pass_no: Value
+
+
+class PipelineController(Elaboratable):
+    """Valid bits and block tags of every register, exits, the handshakes and the run-up."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals,
+                 lay: PipeLayout) -> None:
+        self.hw = hw
+        self.shape = shape
+        self.io = io
+        self.lay = lay
+        units, segs = range(lay.units), range(lay.segments)
+        self.key_len_reg = Signal(shape.key_len_bits)
+        self.advance = Signal()
+        self.take_new = Signal()   # unit 0 takes the input block (else a block coming round)
+        self.want_dec = Signal()
+        self.load_key = Signal()
+        self.ru_advance = Signal()
+        self.ru_index = Signal(lay.step_bits)
+        self.store_dec_key = Signal()
+        self.store_dec_white = Signal()
+        self.exit_sel = [Signal(name=f"exit{u}") for u in lay.exits]
+        self.seg_decrypt = [[Signal(name=f"dec{u}_{g}") for g in segs] for u in units]
+        self.seg_last = [[Signal(name=f"last{u}_{g}") for g in segs] for u in units]
+        self.seg_step = [[Signal(lay.step_bits, name=f"step{u}_{g}") for g in segs] for u in units]
+        self.seg_key_len = [[Signal(shape.key_len_bits, name=f"klen{u}_{g}") for g in segs]
+                            for u in units]
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        io, hw, lay = self.io, self.hw, self.lay
+        has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
+        last_seg = lay.segments - 1
+        regs = [[self._tag_register(u, g) for g in range(lay.segments)] for u in range(lay.units)]
+        done = {u: regs[u][last_seg].valid & self._facts(regs[u][last_seg], u)[0]
+                for u in lay.exits}
+        out_valid = _any(list(done.values()))
+        m.d.comb += [io.out_valid.eq(out_valid), self.advance.eq(~out_valid | io.out_ready)]
+        m.d.comb += [sel.eq(done[u]) for sel, u in zip(self.exit_sel, lay.exits)]
+        back = regs[-1][last_seg]
+        recirc = back.valid & ~done.get(lay.units - 1, Const(0)) if lay.ring else Const(0)
+        m.d.comb += self.take_new.eq(~recirc)
+
+        want_dec: Value = io.in_decrypt if (has_enc and has_dec) else Const(int(has_dec))
+        m.d.comb += self.want_dec.eq(want_dec)
+        have_key = Signal()
+        ready = self.advance & ~recirc & have_key
+        if has_dec:
+            ready = ready & (~want_dec | self._runup(m))
+        else:
+            m.d.comb += self.load_key.eq(io.key_valid)
+        if lay.multi:
+            ready = ready & self._in_order(m, io.in_valid & io.in_ready)
+        # Keys travel with the blocks: a key is taken at any time.
+        m.d.comb += [io.key_ready.eq(1), io.in_ready.eq(ready)]
+        with m.If(io.key_valid):
+            m.d.sync += have_key.eq(1)
+        in_fire = io.in_valid & io.in_ready
+
+        new = Tag(in_fire, want_dec, self._key_len_now(), Const(0, lay.pass_bits))
+        for u in range(lay.units):
+            for g in range(lay.segments):
+                src = self._source(regs, done, u, g, new, recirc)
+                last, step = self._facts(src, u)
+                m.d.comb += [self.seg_decrypt[u][g].eq(src.dec), self.seg_last[u][g].eq(last),
+                             self.seg_step[u][g].eq(step),
+                             self.seg_key_len[u][g].eq(src.key_len)]
+                with m.If(self.advance):
+                    m.d.sync += _assign(regs[u][g], src)
+        return m
+
+    def _key_len_now(self) -> Value:
+        if self.lay.multi:
+            return self.key_len_reg
+        return Const(next(iter(self.lay.codes.values())), self.shape.key_len_bits)
+
+    def _tag_register(self, u: int, g: int) -> Tag:
+        """Registers for the tags that vary; constants (one key size, no ring) fold away."""
+        lay, name = self.lay, f"{u}_{g}"
+        return Tag(
+            Signal(name=f"valid_{name}"),
+            Signal(name=f"decrypt_{name}", reset_less=True),
+            Signal(self.shape.key_len_bits, name=f"key_len_{name}", reset_less=True)
+            if lay.multi else self._key_len_now(),
+            Signal(lay.pass_bits, name=f"pass_{name}", reset_less=True)
+            if lay.ring else Const(0, lay.pass_bits),
+        )
+
+    def _source(self, regs: list[list[Tag]], done: dict[int, Value], u: int, g: int, new: Tag,
+                recirc: Value) -> Tag:
+        """The block in segment g of unit u: the register before it, or the input/ring at 0."""
+        lay = self.lay
+        if g > 0:
+            return regs[u][g - 1]
+        if u > 0:
+            prev = regs[u - 1][-1]
+            leaves = done.get(u - 1, Const(0))  # a finished block goes no further
+            return Tag(prev.valid & ~leaves, prev.dec, prev.key_len, prev.pass_no)
+        if not lay.ring:
+            return new
+        back = regs[-1][-1]
+        return Tag(recirc | new.valid, Mux(recirc, back.dec, new.dec),
+                   Mux(recirc, back.key_len, new.key_len),
+                   Mux(recirc, back.pass_no + 1, 0)[:lay.pass_bits])
+
+    def _facts(self, tag: Tag, u: int) -> tuple[Value, Value]:
+        """For the block computing unit u's round: is it round R, and the key step index (forward
+        r: state r -> r+1; backward R-1-r: state R-r -> R-r-1). Folded where constant."""
+        lay = self.lay
+        mask = (1 << lay.step_bits) - 1
+        if not lay.ring:
+            r = u + 1
+            last = _any([_is_size(tag.key_len, lay.codes[s], lay.multi)
+                         for s, rounds in lay.rounds.items() if rounds == r])
+            back = {s: (rounds - 1 - r) & mask for s, rounds in lay.rounds.items()}
+            return last, Mux(tag.dec, lay.select(tag.key_len, back), r & mask)
+        r_val = tag.pass_no * lay.units + (u + 1)
+        total = lay.select(tag.key_len, lay.rounds)
+        return r_val == total, Mux(tag.dec, total - 1 - r_val, r_val)[:lay.step_bits]
+
+    def _runup(self, m: Module) -> Value:
+        """The forward run-up to the decryption start states; returns 'decryption ready'."""
+        io, lay = self.io, self.lay
+        dec_ready, active = Signal(), Signal()
+        rounds_new = lay.select(io.key_len, lay.rounds)
+        rounds_cur = lay.select(self.key_len_reg, lay.rounds)
+        m.d.comb += self.load_key.eq(io.key_valid)
+        # Step j produces key state j+1: R-1 and R are the decryption start states.
+        with m.If(io.key_valid):
+            m.d.sync += [active.eq(1), self.ru_index.eq(1), dec_ready.eq(0)]
+            m.d.comb += self.store_dec_key.eq(rounds_new == 2)
+        with m.Elif(active):
+            produced = self.ru_index + 1
+            m.d.comb += [self.ru_advance.eq(1), self.store_dec_key.eq(produced == rounds_cur - 1),
+                         self.store_dec_white.eq(produced == rounds_cur)]
+            m.d.sync += self.ru_index.eq(produced)
+            with m.If(produced == rounds_cur):
+                m.d.sync += [active.eq(0), dec_ready.eq(1)]
+        return dec_ready
+
+    def _in_order(self, m: Module, in_fire: Value) -> Value:
+        """Blocks of different key sizes have different latencies; one may enter only if it
+        leaves after the youngest block in flight. ``ahead``: advances until that block is in
+        its exit register."""
+        lay = self.lay
+        ahead = Signal(bits_for(max(lay.latency.values())))
+        latency = lay.select(self.key_len_reg, lay.latency)
+        with m.If(self.advance):
+            with m.If(in_fire):
+                m.d.sync += ahead.eq(latency - 1)
+            with m.Elif(ahead != 0):
+                m.d.sync += ahead.eq(ahead - 1)
+        return latency > ahead
+
+
+def _is_size(key_len: Value, code: int, multi: bool) -> Value:
+    return key_len == code if multi else Const(1)
+
+
+def _any(values: list[Value]) -> Value:
+    result: Value = Const(0)
+    for value in values:
+        result = result | value
+    return result
+
+
+def _assign(reg: Tag, src: Tag) -> list[object]:
+    """Register assignments for the tag fields that are registers."""
+    pairs = [(reg.valid, src.valid), (reg.dec, src.dec), (reg.key_len, src.key_len),
+             (reg.pass_no, src.pass_no)]
+    return [r.eq(s) for r, s in pairs if isinstance(r, Signal)]
+
+
+class PipelineKeySchedule(Elaboratable):
+    """Start states per key, the run-up unit, and every unit's key step with the key states that
+    travel beside the data."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, lay: PipeLayout) -> None:
+        self.hw = hw
+        self.lay = lay
+        units, segs = range(lay.units), range(lay.segments)
+        self.loader = hw.key_step(shape.key_len_bits, lay.step_bits)
+        self.runup = (hw.key_step(shape.key_len_bits, lay.step_bits)
+                      if hw.options.has_decrypt else None)
+        self.steps = [hw.segmented_key_step(shape.key_len_bits, lay.step_bits, lay.segments)
+                      for _ in units]
+        self.key = Signal(shape.key_bits)
+        self.key_len = Signal(shape.key_len_bits)
+        self.key_len_reg = Signal(shape.key_len_bits)
+        self.load_key = Signal()
+        self.ru_advance = Signal()
+        self.ru_index = Signal(lay.step_bits)
+        self.store_dec_key = Signal()
+        self.store_dec_white = Signal()
+        self.want_dec = Signal()
+        self.take_new = Signal()
+        self.advance = Signal()
+        self.rk_white = Signal(hw.round_key_bits)
+        self.seg_step = [[Signal(lay.step_bits, name=f"step{u}_{g}") for g in segs] for u in units]
+        self.seg_backward = [[Signal(name=f"backward{u}_{g}") for g in segs] for u in units]
+        self.seg_key_len = [[Signal(shape.key_len_bits, name=f"klen{u}_{g}") for g in segs]
+                            for u in units]
+        self.seg_rk = [[Signal(hw.round_key_bits, name=f"rk{u}_{g}") for g in segs]
+                       for u in units]
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        start_key, white = self._start_states(m)
+        m.d.comb += self.rk_white.eq(white)
+        bits = self.hw.key_state_bits
+        carried = [[Signal(bits, name=f"key{u}_{g}", reset_less=True)
+                    for g in range(self.lay.segments)] for u in range(self.lay.units)]
+        for u, step in enumerate(self.steps):
+            m.submodules[f"step{u}"] = step
+            m.d.comb += [step.key.eq(self.key), step.enable.eq(self.advance)]
+            for g in range(self.lay.segments):
+                state = self._segment_state(carried, start_key, u, g)
+                m.d.comb += [
+                    step.seg_state[g].eq(state), step.seg_step[g].eq(self.seg_step[u][g]),
+                    step.seg_backward[g].eq(self.seg_backward[u][g]),
+                    step.seg_key_len[g].eq(self.seg_key_len[u][g]),
+                    self.seg_rk[u][g].eq(step.seg_rk[g]),
+                ]
+                # Through a unit's cuts the block keeps its key state; the unit's last register
+                # takes the stepped one, for the next unit's round.
+                following = step.state_out if g == self.lay.segments - 1 else state
+                with m.If(self.advance):
+                    m.d.sync += carried[u][g].eq(following)
+        return m
+
+    def _segment_state(self, carried: list[list[Signal]], start_key: Value, u: int,
+                       g: int) -> Value:
+        if g > 0:
+            return carried[u][g - 1]
+        if u > 0:
+            return carried[u - 1][-1]
+        if self.lay.ring:
+            return Mux(self.take_new, start_key, carried[-1][-1])
+        return start_key
+
+    def _start_states(self, m: Module) -> tuple[Value, Value]:
+        """Per key: state 1 and the whitening key of state 0 (encryption), state R-1 and the
+        whitening key of state R (decryption, from the run-up).
+
+        Two key steps: the loader takes the key port through step 0 on the key's edge (its step
+        index is a constant, so its controls fold away), and the run-up walks on from state 1, its
+        index straight from a counter register. One shared step would put the load multiplexer
+        and a step decode in front of the run-up: measured, the slowest path of the whole full
+        pipeline (NanGate45, speed: 1.01 ns)."""
+        hw = self.hw
+        m.submodules.loader = load = self.loader
+        bits = hw.key_state_bits
+        enc_key = Signal(bits, reset_less=True)
+        enc_white = Signal(hw.round_key_bits, reset_less=True)
+        m.d.comb += [load.key.eq(self.key), load.key_len.eq(self.key_len), load.backward.eq(0),
+                     load.state_in.eq(load.loaded), load.step.eq(0)]
+        with m.If(self.load_key):
+            m.d.sync += [enc_white.eq(load.rk_in), enc_key.eq(load.state_out),
+                         self.key_len_reg.eq(self.key_len)]
+        if self.runup is None:
+            return enc_key, enc_white
+        m.submodules.runup = step = self.runup
+        state = Signal(bits, reset_less=True)
+        m.d.comb += [step.key.eq(self.key), step.key_len.eq(self.key_len_reg),
+                     step.backward.eq(0), step.state_in.eq(state), step.step.eq(self.ru_index)]
+        with m.If(self.load_key):
+            m.d.sync += state.eq(load.state_out)
+        with m.Elif(self.ru_advance):
+            m.d.sync += state.eq(step.state_out)
+        dec_key = Signal(bits, reset_less=True)
+        dec_white = Signal(hw.round_key_bits, reset_less=True)
+        # State R-1 comes from the loader itself only when R = 2.
+        two_rounds = 2 in self.lay.rounds.values()
+        with m.If(self.store_dec_key):
+            m.d.sync += dec_key.eq(Mux(self.load_key, load.state_out, step.state_out)
+                                   if two_rounds else step.state_out)
+        with m.If(self.store_dec_white):
+            m.d.sync += dec_white.eq(step.rk_out)
+        if not hw.options.has_encrypt:
+            return dec_key, dec_white
+        return (Mux(self.want_dec, dec_key, enc_key), Mux(self.want_dec, dec_white, enc_white))
+
+
+class PipelineDatapath(Elaboratable):
+    """Every unit's round datapath (with its inner cuts) and its output register."""
+
+    def __init__(self, hw: CipherHardware, lay: PipeLayout) -> None:
+        self.lay = lay
+        units, segs = range(lay.units), range(lay.segments)
+        self.rounds = [hw.cut_datapath(lay.cuts) if lay.cuts else hw.datapath() for _ in units]
+        self.block_in = Signal(hw.block_bits)
+        self.take_new = Signal()
+        self.advance = Signal()
+        self.rk_white = Signal(hw.round_key_bits)
+        self.seg_rk = [[Signal(hw.round_key_bits, name=f"rk{u}_{g}") for g in segs] for u in units]
+        self.seg_decrypt = [[Signal(name=f"dec{u}_{g}") for g in segs] for u in units]
+        self.seg_last = [[Signal(name=f"last{u}_{g}") for g in segs] for u in units]
+        self.exit_sel = [Signal(name=f"exit{u}") for u in lay.exits]
+        self.out_block = Signal(hw.block_bits)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        data = [Signal(len(self.block_in), name=f"data{u}", reset_less=True)
+                for u in range(self.lay.units)]
+        for u, rnd in enumerate(self.rounds):
+            m.submodules[f"round{u}"] = rnd
+            m.d.comb += [rnd.enable.eq(self.advance)]
+            for g in range(self.lay.segments):
+                m.d.comb += [rnd.seg_rk[g].eq(self.seg_rk[u][g]),
+                             rnd.seg_decrypt[g].eq(self.seg_decrypt[u][g]),
+                             rnd.seg_last[g].eq(self.seg_last[u][g])]
+            if u == 0:
+                m.d.comb += [rnd.block_in.eq(self.block_in), rnd.rk_white.eq(self.rk_white),
+                             rnd.first.eq(self.take_new)]
+                if self.lay.ring:
+                    m.d.comb += rnd.state_in.eq(data[-1])
+            else:
+                m.d.comb += rnd.state_in.eq(data[u - 1])
+            with m.If(self.advance):
+                m.d.sync += data[u].eq(rnd.state_out)
+        m.d.comb += self.out_block.eq(onehot_mux(list(self.exit_sel),
+                                                 [data[u] for u in self.lay.exits]))
+        return m
+
+
+class PipelinedCore(Elaboratable):
+    """The top: common interface, datapath, key schedule, controller."""
+
+    def __init__(self, hw: CipherHardware, stages: str = "full", inner: str = "0") -> None:
+        self.hw = hw
+        self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
+        self.io = CoreSignals(self.shape)
+        self.lay = PipeLayout(hw, self.shape, stages, inner)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        io, lay = self.io, self.lay
+        ctl = PipelineController(self.hw, self.shape, io, lay)
+        dp = PipelineDatapath(self.hw, lay)
+        ks = PipelineKeySchedule(self.hw, self.shape, lay)
+        m.submodules.controller = ctl
+        m.submodules.datapath = dp
+        m.submodules.key_schedule = ks
+        m.d.comb += [
+            ks.key.eq(io.key), ks.key_len.eq(io.key_len), ks.load_key.eq(ctl.load_key),
+            ks.ru_advance.eq(ctl.ru_advance), ks.ru_index.eq(ctl.ru_index),
+            ks.store_dec_key.eq(ctl.store_dec_key), ks.store_dec_white.eq(ctl.store_dec_white),
+            ks.want_dec.eq(ctl.want_dec), ks.take_new.eq(ctl.take_new),
+            ks.advance.eq(ctl.advance), ctl.key_len_reg.eq(ks.key_len_reg),
+            dp.block_in.eq(io.in_block), dp.take_new.eq(ctl.take_new),
+            dp.advance.eq(ctl.advance), dp.rk_white.eq(ks.rk_white),
+            io.out_block.eq(dp.out_block),
+        ]
+        m.d.comb += [a.eq(b) for a, b in zip(dp.exit_sel, ctl.exit_sel)]
+        for u in range(lay.units):
+            for g in range(lay.segments):
+                m.d.comb += [
+                    ks.seg_step[u][g].eq(ctl.seg_step[u][g]),
+                    ks.seg_backward[u][g].eq(ctl.seg_decrypt[u][g]),
+                    ks.seg_key_len[u][g].eq(ctl.seg_key_len[u][g]),
+                    dp.seg_rk[u][g].eq(ks.seg_rk[u][g]),
+                    dp.seg_decrypt[u][g].eq(ctl.seg_decrypt[u][g]),
+                    dp.seg_last[u][g].eq(ctl.seg_last[u][g]),
+                ]
+        return m

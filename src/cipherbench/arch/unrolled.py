@@ -1,0 +1,302 @@
+"""Loop unrolling: k rounds of combinational logic per clock (Gaj & Chodowiec section 3.3 b).
+
+The basic iterative architecture with k round datapaths and k key steps chained between the state
+register and itself: a block takes P = ceil(R/k) clocks instead of R, at a clock period a little
+under k times longer (their formula (2)). Interface, blocks and key handling are the iterative
+core's: round keys on the fly (the k key steps walk the schedule k steps per clock), encryption with
+no key setup, and a decryption run-up, stored once per key, that also advances k steps per clock
+(P cycles of key setup).
+
+k need not divide R. The last pass then uses rem = R - (P-1)k rounds: the state register takes the
+output of round unit rem-1 instead of unit k-1, and unit rem-1 does the cipher's last round. The
+surplus units compute something nobody reads. This costs a multiplexer in front of the state
+register (one level, not one per unit, unlike a bypass around each surplus unit); putting the
+short pass at the end keeps the first pass's whitening in unit 0. A 3-in-1 core selects rem by the
+key length; k may be up to the largest round count (AES 3-in-1 with k = 14: one pass for every key
+size, AES-128 leaving from unit 9).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
+
+from ..errors import CipherbenchError
+from ..interface import CoreShape, CoreSignals
+from .base import CipherHardware, bits_for, select_by_key_len
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def onehot_mux(select: list[Value], choices: list[Value]) -> Value:
+    """AND-OR multiplexer over a one-hot select; a single choice needs no select."""
+    if len(choices) == 1:
+        return choices[0]
+    result: Value = Const(0, len(choices[0]))
+    for sel, choice in zip(select, choices):
+        result = result | Mux(sel, choice, 0)
+    return result
+
+
+class Unrolling:
+    """How k units cover the rounds of each key size: passes and the units that end them."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, k: int) -> None:
+        self.k = k
+        self.rounds = {size: hw.rounds(size) for size in shape.key_sizes}
+        self.codes = {size: hw.key_len_code(size) for size in shape.key_sizes}
+        self.passes = {size: _ceil_div(r, k) for size, r in self.rounds.items()}
+        # Units whose output ends a pass: k-1, and rem-1 for the last pass of each key size.
+        self.rem = {size: r - (self.passes[size] - 1) * k for size, r in self.rounds.items()}
+        self.taps = sorted({k - 1} | {rem - 1 for rem in self.rem.values()})
+        self.pass_bits = bits_for(max(self.passes.values()))
+        # Step indices reach P*k-1 forward and go below zero backward in a short last pass;
+        # the extra room keeps such unused indices off the valid ones (0..R-1).
+        self.step_bits = bits_for(max(self.passes.values()) * k + k + max(self.rounds.values()))
+
+    def select(self, key_len: Value, values: dict[int, int]) -> Value:
+        return select_by_key_len(key_len, {s: Const(v) for s, v in values.items()}, self.codes)
+
+
+class UnrolledKeySchedule(Elaboratable):
+    """The working key state, the stored start states and k chained key steps."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, plan: Unrolling) -> None:
+        self.hw = hw
+        self.plan = plan
+        self.steps = [hw.key_step(shape.key_len_bits, plan.step_bits) for _ in range(plan.k)]
+        self.key = Signal(shape.key_bits)
+        self.key_len = Signal(shape.key_len_bits)
+        self.load_key = Signal()
+        self.start = Signal()          # a block starts: step from the stored start state
+        self.start_runup = Signal()    # decryption run-up starts: step forward from the loaded key
+        self.advance = Signal()        # a pass (or run-up pass) happens in this cycle
+        self.backward = Signal()
+        self.base = Signal(plan.step_bits)  # step index of unit 0 in this pass
+        self.store_runup = Signal()    # this pass ends the run-up: keep the decryption start state
+        self.key_len_reg = Signal(shape.key_len_bits)
+        self.rk_white = Signal(hw.round_key_bits)
+        self.rk = [Signal(hw.round_key_bits, name=f"rk{j}") for j in range(plan.k)]
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        hw, plan = self.hw, self.plan
+        state = Signal(hw.key_state_bits)
+        enc_start = Signal(hw.key_state_bits)
+        dec_start = Signal(hw.key_state_bits) if hw.options.has_decrypt else None
+        source: Value = Mux(self.start_runup, enc_start, state)
+        if dec_start is not None:
+            source = Mux(self.start & self.backward, dec_start, Mux(self.start, enc_start, source))
+        else:
+            source = Mux(self.start, enc_start, source)
+        prev = source
+        for j, step in enumerate(self.steps):
+            m.submodules[f"step{j}"] = step
+            m.d.comb += [
+                step.key.eq(self.key), step.key_len.eq(self.key_len_reg),
+                step.state_in.eq(prev), step.backward.eq(self.backward),
+                step.step.eq(Mux(self.backward, self.base - j, self.base + j)),
+                self.rk[j].eq(step.rk_out),
+            ]
+            prev = step.state_out
+        m.d.comb += self.rk_white.eq(self.steps[0].rk_in)
+        with m.If(self.load_key):
+            m.d.comb += [step.key_len.eq(self.key_len) for step in self.steps]
+            m.d.sync += [enc_start.eq(self.steps[0].loaded), self.key_len_reg.eq(self.key_len)]
+        with m.If(self.advance):
+            # Only a block's next pass reads this, so a short last pass needs no tap here.
+            m.d.sync += state.eq(self.steps[-1].state_out)
+        if dec_start is not None:
+            # The run-up ends on unit rem-1 of its last pass: key state R exactly.
+            ends = {size: self.steps[rem - 1].state_out for size, rem in plan.rem.items()}
+            with m.If(self.store_runup):
+                m.d.sync += dec_start.eq(select_by_key_len(self.key_len_reg, ends, plan.codes))
+        return m
+
+
+class UnrolledDatapath(Elaboratable):
+    """The state register and k chained rounds; the register takes the unit that ends the pass."""
+
+    def __init__(self, hw: CipherHardware, plan: Unrolling) -> None:
+        self.plan = plan
+        self.rounds = [hw.datapath() for _ in range(plan.k)]
+        self.block_in = Signal(hw.block_bits)
+        self.first = Signal()
+        self.last = [Signal(name=f"last{j}") for j in range(plan.k)]
+        self.tap = [Signal(name=f"tap{t}") for t in plan.taps]  # one-hot over plan.taps
+        self.decrypt = Signal()
+        self.advance = Signal()
+        self.rk_white = Signal(hw.round_key_bits)
+        self.rk = [Signal(hw.round_key_bits, name=f"rk{j}") for j in range(plan.k)]
+        self.state = Signal(hw.block_bits)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        prev: Value = self.state
+        for j, rnd in enumerate(self.rounds):
+            m.submodules[f"round{j}"] = rnd
+            m.d.comb += [rnd.state_in.eq(prev), rnd.decrypt.eq(self.decrypt),
+                         rnd.last.eq(self.last[j]), rnd.rk.eq(self.rk[j])]
+            if j == 0:
+                # Only the first unit whitens; the others' first/block_in stay constant zero.
+                m.d.comb += [rnd.block_in.eq(self.block_in), rnd.first.eq(self.first),
+                             rnd.rk_white.eq(self.rk_white)]
+            prev = rnd.state_out
+        outputs = [self.rounds[t].state_out for t in self.plan.taps]
+        with m.If(self.advance):
+            m.d.sync += self.state.eq(onehot_mux(list(self.tap), outputs))
+        return m
+
+
+class UnrolledController(Elaboratable):
+    """Pass counter, run-up and the three handshakes (the iterative controller, by passes)."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals,
+                 plan: Unrolling) -> None:
+        self.hw = hw
+        self.shape = shape
+        self.io = io
+        self.plan = plan
+        self.key_len_reg = Signal(shape.key_len_bits)
+        self.load_key = Signal()
+        self.start = Signal()
+        self.start_runup = Signal()
+        self.advance = Signal()
+        self.backward = Signal()
+        self.base = Signal(plan.step_bits)
+        self.store_runup = Signal()
+        self.first = Signal()
+        self.final = Signal()          # this pass is the block's last
+        self.last = [Signal(name=f"last{j}") for j in range(plan.k)]
+        self.tap = [Signal(name=f"tap{t}") for t in plan.taps]
+        self.decrypt = Signal()
+        self.data_advance = Signal()
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        io, hw, plan = self.io, self.hw, self.plan
+        has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
+        passes = Signal(plan.pass_bits)
+        rounds = Signal(bits_for(max(plan.rounds.values())))
+        rem = Signal(bits_for(plan.k))
+        m.d.comb += [passes.eq(plan.select(self.key_len_reg, plan.passes)),
+                     rounds.eq(plan.select(self.key_len_reg, plan.rounds)),
+                     rem.eq(plan.select(self.key_len_reg, plan.rem))]
+        self._pass_outputs(m, rem)
+
+        busy, runup, done, have_key = Signal(), Signal(), Signal(), Signal()
+        dec_ready = Signal()  # the decryption start state of the current key is stored
+        pass_no = Signal(plan.pass_bits)  # the pass being computed in this cycle (busy, runup)
+        direction = Signal(init=0 if has_enc else 1)
+        want_dec = io.in_decrypt if (has_enc and has_dec) else (1 if has_dec else 0)
+        idle = ~busy & ~runup
+        key_fire = io.key_valid & io.key_ready
+        m.d.comb += io.key_ready.eq(idle & ~done)
+        accept_ok = idle & have_key & ~key_fire & (~done | io.out_ready)
+        if has_dec:
+            accept_ok = accept_ok & (~want_dec | dec_ready)
+        m.d.comb += io.in_ready.eq(accept_ok)
+        in_fire = io.in_valid & io.in_ready
+        out_fire = io.out_valid & io.out_ready
+        m.d.comb += io.out_valid.eq(done)
+        begin_runup = (idle & have_key & ~key_fire & io.in_valid & want_dec & ~dec_ready
+                       if has_dec else 0)
+        m.d.comb += [self.load_key.eq(key_fire), self.start.eq(in_fire),
+                     self.start_runup.eq(begin_runup)]
+        with m.If(key_fire):
+            m.d.sync += [have_key.eq(1), dec_ready.eq(0)]
+
+        k = plan.k
+        # Step index of unit 0: encryption pass p starts at forward step p*k, decryption at
+        # backward step R-1-p*k, the run-up at forward step p*k; unit j adds (subtracts) j.
+        with m.If(in_fire):
+            m.d.comb += [
+                self.advance.eq(1), self.data_advance.eq(1), self.first.eq(1),
+                self.decrypt.eq(want_dec), self.backward.eq(want_dec),
+                self.final.eq(passes == 1), self.base.eq(Mux(want_dec, rounds - 1, 0)),
+            ]
+            m.d.sync += [direction.eq(want_dec), pass_no.eq(1)]
+            with m.If(passes == 1):
+                m.d.sync += done.eq(1)
+            with m.Else():
+                m.d.sync += [busy.eq(1), done.eq(0)]
+        with m.Elif(busy):
+            m.d.comb += [
+                self.advance.eq(1), self.data_advance.eq(1),
+                self.decrypt.eq(direction), self.backward.eq(direction),
+                self.final.eq(pass_no == passes - 1),
+                self.base.eq(Mux(direction, rounds - 1 - pass_no * k, pass_no * k)),
+            ]
+            with m.If(self.final):
+                m.d.sync += [busy.eq(0), done.eq(1)]
+            with m.Else():
+                m.d.sync += pass_no.eq(pass_no + 1)
+        with m.Elif(begin_runup):
+            m.d.comb += [self.advance.eq(1), self.base.eq(0),
+                         self.store_runup.eq(passes == 1)]
+            with m.If(passes == 1):
+                m.d.sync += dec_ready.eq(1)
+            with m.Else():
+                m.d.sync += [runup.eq(1), pass_no.eq(1)]
+        with m.Elif(runup):
+            final_runup = pass_no == passes - 1
+            m.d.comb += [self.advance.eq(1), self.base.eq(pass_no * k),
+                         self.store_runup.eq(final_runup)]
+            with m.If(final_runup):
+                m.d.sync += [runup.eq(0), dec_ready.eq(1)]
+            with m.Else():
+                m.d.sync += pass_no.eq(pass_no + 1)
+        with m.If(out_fire & ~in_fire):
+            m.d.sync += done.eq(0)
+        return m
+
+    def _pass_outputs(self, m: Module, rem: Value) -> None:
+        """Which unit does the cipher's last round, and which unit the state register takes."""
+        plan = self.plan
+        ends = set(plan.rem.values())
+        for j, last in enumerate(self.last):
+            # Folded in Python: units that never end a block get a constant 0.
+            m.d.comb += last.eq(self.final & (rem == j + 1) if j + 1 in ends else 0)
+        for t, tap in zip(plan.taps, self.tap):
+            ends_here = rem == t + 1 if t + 1 in ends else Const(0)
+            full = Const(int(t == plan.k - 1))
+            m.d.comb += tap.eq(Mux(self.final, ends_here, full))
+
+
+class UnrolledCore(Elaboratable):
+    """The top: common interface, datapath, key schedule, controller."""
+
+    def __init__(self, hw: CipherHardware, k: str = "2") -> None:
+        self.hw = hw
+        self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
+        self.io = CoreSignals(self.shape)
+        most = max(hw.rounds(size) for size in self.shape.key_sizes)
+        if not k.isdigit() or not 1 <= int(k) <= most:
+            raise CipherbenchError(f"unrolled k={k}: {hw.name} has at most {most} rounds for "
+                                   f"these key sizes; k must be 1..{most}")
+        self.plan = Unrolling(hw, self.shape, int(k))
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        io, plan = self.io, self.plan
+        ctl = UnrolledController(self.hw, self.shape, io, plan)
+        dp = UnrolledDatapath(self.hw, plan)
+        ks = UnrolledKeySchedule(self.hw, self.shape, plan)
+        m.submodules.controller = ctl
+        m.submodules.datapath = dp
+        m.submodules.key_schedule = ks
+        m.d.comb += [
+            ks.key.eq(io.key), ks.key_len.eq(io.key_len),
+            ks.load_key.eq(ctl.load_key), ks.start.eq(ctl.start),
+            ks.start_runup.eq(ctl.start_runup), ks.advance.eq(ctl.advance),
+            ks.backward.eq(ctl.backward), ks.base.eq(ctl.base),
+            ks.store_runup.eq(ctl.store_runup),
+            dp.block_in.eq(io.in_block), dp.first.eq(ctl.first), dp.decrypt.eq(ctl.decrypt),
+            dp.advance.eq(ctl.data_advance), dp.rk_white.eq(ks.rk_white),
+            io.out_block.eq(dp.state), ctl.key_len_reg.eq(ks.key_len_reg),
+        ]
+        m.d.comb += [a.eq(b) for a, b in zip(dp.last, ctl.last)]
+        m.d.comb += [a.eq(b) for a, b in zip(dp.tap, ctl.tap)]
+        m.d.comb += [a.eq(b) for a, b in zip(dp.rk, ks.rk)]
+        return m

@@ -1,0 +1,142 @@
+"""The MARS iterative cores (keys=stored), simulated from their generated Verilog: every vector set
+of the cipher (IBM's submission files, Crypto++) in both directions, random blocks with key changes
+against the model, and the measured cycle counts (docs/ciphers/mars.md). Also the plan of the
+round-key entries and the key-fixing logic on its own."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+
+import pytest
+from amaranth.hdl import Module, Signal
+from amaranth.sim import Simulator
+
+from cipherbench.arch import iterative
+from cipherbench.cache import ensure_design
+from cipherbench.ciphers.mars import hw
+from cipherbench.ciphers.mars.model import FIX_TABLE, fixing_mask
+from cipherbench.errors import CipherbenchError
+from cipherbench.spec import parse
+from cipherbench.verify.designs import verify_design
+from cipherbench.verify.vectors import kat_root
+
+DESIGNS = ["mars-128/iterative", "mars/iterative"]
+# Cases per key size: IBM's ecb_tbl (40), ecb_vt (128), ecb_ivt (2), ecb_vk (one per key bit),
+# mars.txt (10 over all sizes: 10 for 128-bit keys) and marsval.dat.
+FILE_CASES = {
+    (128,): {"ecb_tbl": 40, "ecb_vt": 128, "ecb_ivt": 2, "ecb_vk": 128, "mars": 10, "marsval": 8},
+    (128, 192, 256): {"ecb_tbl": 120, "ecb_vt": 384, "ecb_ivt": 6, "ecb_vk": 576, "mars": 20,
+                      "marsval": 18},
+}
+RANDOM_BLOCKS = 1000
+# 8 + 16 + 8 rounds and one clock of key subtraction; the memory is filled after 4 iterations of
+# 15 linear + 60 S-box stirring steps (one word per clock) and 34 entry writes.
+CLOCKS = 33
+KEY_SETUP = 4 * (15 + 60) + 34
+
+
+def _fill_takes_rk_valid() -> bool:
+    return "rk_valid" in inspect.getsource(iterative)
+
+
+def test_the_stored_fill_follows_the_key_steps_rk_valid() -> None:
+    """The key schedule offers round keys after a run-up (KeyStep.rk_valid); the iterative
+    generator's stored fill must write only those (docs/ciphers/mars.md, "Key setup")."""
+    assert _fill_takes_rk_valid(), "arch/iterative.py: the stored fill ignores KeyStep.rk_valid"
+
+
+def _needs_rk_valid() -> None:
+    if not _fill_takes_rk_valid():
+        pytest.skip("needs the stored fill's rk_valid (see the test above)")
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_every_vector_set_and_random_blocks_with_key_changes(design: str) -> None:
+    _needs_rk_valid()
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=RANDOM_BLOCKS)
+    assert report.failed == 0, report.as_dict()
+    counts = {s.name: s.passed for s in report.sets}
+    assert counts["mars-spec"] == (10 if len(spec.key_sizes) == 1 else 20)
+    if kat_root() is not None:
+        for name, cases in FILE_CASES[spec.key_sizes].items():
+            assert counts[name] == cases, name
+    assert counts[f"random-vs-model ({RANDOM_BLOCKS})"] == RANDOM_BLOCKS
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_measured_cycle_counts(design: str) -> None:
+    _needs_rk_valid()
+    manifest = json.loads((ensure_design(parse(design)) / "manifest.json").read_text())
+    assert set(manifest["cycles_by_key_size"]) == {str(b) for b in parse(design).key_sizes}
+    for counts in manifest["cycles_by_key_size"].values():
+        assert counts == {
+            "latency": CLOCKS, "latency_decrypt": CLOCKS, "initiation_interval": CLOCKS,
+            "cycles_per_chained_block": CLOCKS,
+            "key_setup_encrypt": KEY_SETUP, "key_setup_decrypt": KEY_SETUP,
+            "algorithm_setup": 0,
+        }
+    assert manifest["parameters"]["keys"] == "stored"
+
+
+def test_round_keys_cannot_be_on_the_fly() -> None:
+    with pytest.raises(CipherbenchError):
+        parse("mars/iterative:keys=fly")
+
+
+def test_every_key_word_has_one_entry_and_each_iteration_emits_in_order() -> None:
+    firsts = [hw.entry_first_key(e) for e in range(hw.ENTRIES)]
+    words = sorted(w for f in firsts if f is not None for w in (f, f + 1))
+    assert words == list(range(40))
+    # Entries are written in index order, each after the iteration that computed its keys.
+    iterations = [f // 10 for f in firsts if f is not None]
+    assert iterations == sorted(iterations)
+    assert hw.emission_ends() == {0: 11, 1: 16, 2: 21, 3: 33}
+    # The 34 emissions plus 4 x 75 word operations: the key setup the cores measure.
+    assert hw.ENTRIES + 4 * (15 + hw.STIR_STEPS) == KEY_SETUP
+
+
+def test_entry_controls_follow_the_round_kinds() -> None:
+    kinds = [hw.entry_controls(e)[0] for e in range(1, 33)]
+    assert kinds == [hw.KIND_F] * 8 + [hw.KIND_CF] * 8 + [hw.KIND_CB] * 8 + [hw.KIND_B] * 8
+    keyed = {e: hw.entry_controls(e)[3] for e in range(hw.ENTRIES) if hw.entry_controls(e)[2]}
+    assert keyed == {0: False, 1: True, 32: False, 33: True}  # pair D0, D1 or D2, D3
+
+
+def _fixing_cases() -> list[tuple[int, int]]:
+    rng = random.Random(7)
+    cases = []
+    for start in range(0, 32, 3):
+        for length in (8, 9, 10, 11, 16, 32 - start):
+            run = ((1 << length) - 1) << start & 0xFFFFFFFF
+            base = rng.getrandbits(32)
+            cases += [(base | run, rng.getrandbits(32)), (base & ~run, rng.getrandbits(32))]
+    cases += [(rng.getrandbits(32), rng.getrandbits(32)) for _ in range(40)]
+    return cases
+
+
+def test_key_fixing_logic_matches_the_model() -> None:
+    cases = _fixing_cases()
+    m = Module()
+    k, previous = Signal(32), Signal(32)
+    out = Signal(32)
+    m.d.comb += out.eq(hw._fix_multiplication_key(m, k, previous))
+    sim = Simulator(m)
+    results: list[int] = []
+
+    async def bench(ctx) -> None:
+        for word, prev in cases:
+            ctx.set(k, word)
+            ctx.set(previous, prev)
+            results.append(ctx.get(out))
+
+    sim.add_testbench(bench)
+    sim.run()
+    for (word, prev), got in zip(cases, results):
+        w = word | 3
+        pattern = FIX_TABLE[word & 3]
+        amount = prev & 31
+        rotated = ((pattern << amount) | (pattern >> (32 - amount))) & 0xFFFFFFFF
+        assert got == w ^ (rotated & fixing_mask(w)), hex(word)

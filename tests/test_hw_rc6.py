@@ -1,0 +1,79 @@
+"""The RC6 iterative cores (keys=stored), simulated from their generated Verilog: every vector set
+of the cipher (paper, NESSIE, Crypto++) in both directions, random blocks with key changes against
+the model, and the measured cycle counts (docs/ciphers/rc6.md)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+
+import pytest
+
+from cipherbench.arch import iterative
+from cipherbench.cache import ensure_design
+from cipherbench.errors import CipherbenchError
+from cipherbench.spec import parse
+from cipherbench.verify.designs import verify_design
+from cipherbench.verify.vectors import kat_root
+
+DESIGNS = ["rc6-128/iterative", "rc6/iterative"]
+# NESSIE Rc6-<bits>-128.verified.test-vectors: every vector in both directions.
+NESSIE_CASES = {128: 2 * 1028, 192: 2 * 1156, 256: 2 * 1284}
+RANDOM_BLOCKS = 1000
+# 20 rounds + the output-whitening clock; the round-key memory is filled after the 132 iterations
+# of the mixing loop, one per clock (round key t after iteration 90 + 2t, t = 0..21), then blocks.
+CLOCKS = 21
+KEY_SETUP = 133
+
+
+def _fill_takes_rk_valid() -> bool:
+    return "rk_valid" in inspect.getsource(iterative)
+
+
+def test_the_stored_fill_follows_the_key_steps_rk_valid() -> None:
+    """The key schedule offers round keys after a run-up (KeyStep.rk_valid); the iterative
+    generator's stored fill must write only those (docs/ciphers/rc6.md, "Key setup")."""
+    assert _fill_takes_rk_valid(), "arch/iterative.py: the stored fill ignores KeyStep.rk_valid"
+
+
+def _needs_rk_valid() -> None:
+    if not _fill_takes_rk_valid():
+        pytest.skip("needs the stored fill's rk_valid (see the test above)")
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_every_vector_set_and_random_blocks_with_key_changes(design: str) -> None:
+    _needs_rk_valid()
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=RANDOM_BLOCKS)
+    assert report.failed == 0, report.as_dict()
+    counts = {s.name: s.passed for s in report.sets}
+    # Paper vectors 1-2 (3-4, 5-6 for 192, 256 bits) and NESSIE set 4 vector 0, both directions.
+    assert counts["rc6-paper"] == 6 * len(spec.key_sizes)
+    if kat_root() is not None:
+        for bits in spec.key_sizes:
+            assert counts[f"Rc6-{bits}-128.verified"] == NESSIE_CASES[bits]
+        assert counts["rc6val"] == 4 * len(spec.key_sizes)
+    assert counts[f"random-vs-model ({RANDOM_BLOCKS})"] == RANDOM_BLOCKS
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_measured_cycle_counts(design: str) -> None:
+    _needs_rk_valid()
+    manifest = json.loads((ensure_design(parse(design)) / "manifest.json").read_text())
+    assert set(manifest["cycles_by_key_size"]) == {str(b) for b in parse(design).key_sizes}
+    for counts in manifest["cycles_by_key_size"].values():
+        assert counts == {
+            "latency": CLOCKS, "latency_decrypt": CLOCKS, "initiation_interval": CLOCKS,
+            "cycles_per_chained_block": CLOCKS,
+            "key_setup_encrypt": KEY_SETUP, "key_setup_decrypt": KEY_SETUP,
+            "algorithm_setup": 0,
+        }
+    assert manifest["parameters"]["keys"] == "stored"
+    assert manifest["parameters"]["squarers"] == 2
+
+
+def test_round_keys_cannot_be_on_the_fly() -> None:
+    with pytest.raises(CipherbenchError):
+        parse("rc6-128/iterative:keys=fly")
+    assert parse("rc6-128/iterative").param_dict["keys"] == "stored"
