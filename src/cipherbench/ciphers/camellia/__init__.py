@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, Param
 
 if TYPE_CHECKING:
+    from ...arch.base import CoreOptions
     from ...verify.vectors import VectorCase
+    from .hw import CamelliaHardware
     from .model import Camellia
 
 
@@ -18,13 +20,24 @@ def _model() -> Camellia:
     return Camellia()
 
 
+def _hardware(options: CoreOptions) -> CamelliaHardware:
+    from .hw import CamelliaHardware
+
+    return CamelliaHardware(options)
+
+
 def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorCase]]]:
     """Typed RFC 3713 Appendix A first, then the official files that are present.
 
     NTT's t_camellia vectors for each key size (cryptography_vectors or the shared kat folder), then the
     NESSIE and Crypto++ files of the shared kat/camellia folder.
     """
-    from ...verify.kat_formats import cases_for_key_sizes, find_kat_files, read_kat_file, typed_cases
+    from ...verify.kat_formats import (
+        cases_for_key_sizes,
+        find_kat_files,
+        read_kat_file,
+        typed_cases,
+    )
     from ...verify.vectors import kat_root
     from .vectors import known_answers, ntt_file, read_ntt
 
@@ -46,7 +59,18 @@ CIPHER = CipherInfo(
     block_bits=128,
     key_sizes=(128, 192, 256),
     model=_model,
-    hardware=None,
-    params={},
+    hardware=_hardware,
+    params={
+        "sbox": Param(("table", "composite"), "table",
+                      "S-box implementation: table = s1 lookup per lane (s2..s4 by rotations); "
+                      "composite = affine maps around the GF(((2^2)^2)^2) tower inverter of the "
+                      "composite AES S-box (s1 is affine-equivalent to inversion)"),
+    },
     vector_sets=_vector_sets,
+    # Round keys on the fly only: the stored-key memory is filled by a forward walk, but this
+    # schedule's decryption keys come from its own backward walk (see hw.py).
+    restricts={"keys": ("fly", "rewind")},
+    # Pipelines start decryption from forward key states; these Feistel schedules need each
+    # decryption key one state later (docs/ciphers), so pipelines are not offered yet.
+    architectures=("iterative", "unrolled"),
 )

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, Param
 
 if TYPE_CHECKING:
+    from ...arch.base import CoreOptions
     from ...verify.vectors import VectorCase
+    from .hw import Misty1Hardware
     from .model import MISTY1
 
 
@@ -16,6 +18,12 @@ def _model() -> MISTY1:
     from .model import MISTY1
 
     return MISTY1()
+
+
+def _hardware(options: CoreOptions) -> Misty1Hardware:
+    from .hw import Misty1Hardware
+
+    return Misty1Hardware(options)
 
 
 def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorCase]]]:
@@ -38,7 +46,18 @@ CIPHER = CipherInfo(
     block_bits=64,
     key_sizes=(128,),
     model=_model,
-    hardware=None,
-    params={},
+    hardware=_hardware,
+    params={
+        "sbox": Param(("logic", "table"), "logic",
+                      "S7/S9 implementation: logic = their algebraic normal form (S9 quadratic, "
+                      "S7 cubic: ANDs and XOR trees, derived from the tables); table = lookup "
+                      "tables, as the seed's cores"),
+    },
     vector_sets=_vector_sets,
+    # Round keys on the fly only: the stored-key memory is filled by a forward walk, but this
+    # schedule's decryption keys come from its own backward walk (see hw.py).
+    restricts={"keys": ("fly", "rewind")},
+    # Pipelines start decryption from forward key states; these Feistel schedules need each
+    # decryption key one state later (docs/ciphers), so pipelines are not offered yet.
+    architectures=("iterative", "unrolled"),
 )

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from ..registry import CipherInfo
 
 if TYPE_CHECKING:
+    from ...arch.base import CoreOptions
     from ...verify.vectors import VectorCase
+    from .hw import SeedHardware
     from .model import SEED
 
 
@@ -16,6 +18,12 @@ def _model() -> SEED:
     from .model import SEED
 
     return SEED()
+
+
+def _hardware(options: CoreOptions) -> SeedHardware:
+    from .hw import SeedHardware
+
+    return SeedHardware(options)
 
 
 def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorCase]]]:
@@ -44,7 +52,13 @@ CIPHER = CipherInfo(
     block_bits=128,
     key_sizes=(128,),
     model=_model,
-    hardware=None,
+    hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
+    # Round keys on the fly only: the stored-key memory is filled by a forward walk, but this
+    # schedule's decryption keys come from its own backward walk (see hw.py).
+    restricts={"keys": ("fly", "rewind")},
+    # Pipelines start decryption from forward key states; these Feistel schedules need each
+    # decryption key one state later (docs/ciphers), so pipelines are not offered yet.
+    architectures=("iterative", "unrolled"),
 )
