@@ -18,6 +18,7 @@ from amaranth.hdl import Elaboratable, Module, Mux, Signal
 
 from ..interface import CoreShape, CoreSignals
 from .base import CipherHardware, bits_for, select_by_key_len
+from .handshake import one_block_handshakes
 
 
 class KeyScheduleBlock(Elaboratable):
@@ -195,31 +196,14 @@ class IterativeController(Elaboratable):
 
         if self.stored_keys:
             return self._elaborate_stored(m, total)
-        busy, runup, done, have_key = Signal(), Signal(), Signal(), Signal()
-        dec_ready = Signal()  # the decryption start state of the current key is stored
+        hs = one_block_handshakes(m, io, hw)
+        busy, runup, done, dec_ready = hs.busy, hs.runup, hs.done, hs.dec_ready
+        want_dec, in_fire, out_fire = hs.want_dec, hs.in_fire, hs.out_fire
+        begin_runup = hs.begin_runup
         rnd = Signal(self.round_bits)  # the round being computed in this cycle (busy)
         direction = Signal(init=0 if has_enc else 1)
-
-        # A block arrives with the direction the core supports; a one-direction core ignores
-        # in_decrypt.
-        want_dec = io.in_decrypt if (has_enc and has_dec) else (1 if has_dec else 0)
-        idle = ~busy & ~runup
-        key_fire = io.key_valid & io.key_ready
-        m.d.comb += io.key_ready.eq(idle & ~done)
-        accept_ok = idle & have_key & ~key_fire & (~done | io.out_ready)
-        if has_dec:
-            accept_ok = accept_ok & (~want_dec | dec_ready)
-        m.d.comb += io.in_ready.eq(accept_ok)
-        in_fire = io.in_valid & io.in_ready
-        out_fire = io.out_valid & io.out_ready
-        m.d.comb += io.out_valid.eq(done)
-        begin_runup = (idle & have_key & ~key_fire & io.in_valid & want_dec & ~dec_ready
-                       if has_dec else 0)
-
-        m.d.comb += [self.load_key.eq(key_fire), self.start.eq(in_fire),
+        m.d.comb += [self.load_key.eq(hs.key_fire), self.start.eq(in_fire),
                      self.start_runup.eq(begin_runup)]
-        with m.If(key_fire):
-            m.d.sync += [have_key.eq(1), dec_ready.eq(0)]
 
         # Step index: encryption round r uses forward step r-1; decryption round r the backward
         # step R-r; run-up cycle c (0-based) the forward step c.

@@ -23,10 +23,17 @@ from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
 from ..errors import CipherbenchError
 from ..interface import CoreShape, CoreSignals
 from .base import CipherHardware, bits_for, select_by_key_len
+from .handshake import one_block_handshakes
 
 
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
+
+
+def refused(core: Elaboratable) -> None:
+    """A core refused by its parameters is never elaborated: no "created but never used" warning
+    for it (Amaranth's must-use check, silenced per instance)."""
+    core._MustUse__silence = True  # type: ignore[attr-defined]
 
 
 def onehot_mux(select: list[Value], choices: list[Value]) -> Value:
@@ -185,27 +192,14 @@ class UnrolledController(Elaboratable):
                      rem.eq(plan.select(self.key_len_reg, plan.rem))]
         self._pass_outputs(m, rem)
 
-        busy, runup, done, have_key = Signal(), Signal(), Signal(), Signal()
-        dec_ready = Signal()  # the decryption start state of the current key is stored
+        hs = one_block_handshakes(m, io, hw)
+        busy, runup, done, dec_ready = hs.busy, hs.runup, hs.done, hs.dec_ready
+        want_dec, in_fire, out_fire = hs.want_dec, hs.in_fire, hs.out_fire
+        begin_runup = hs.begin_runup
         pass_no = Signal(plan.pass_bits)  # the pass being computed in this cycle (busy, runup)
         direction = Signal(init=0 if has_enc else 1)
-        want_dec = io.in_decrypt if (has_enc and has_dec) else (1 if has_dec else 0)
-        idle = ~busy & ~runup
-        key_fire = io.key_valid & io.key_ready
-        m.d.comb += io.key_ready.eq(idle & ~done)
-        accept_ok = idle & have_key & ~key_fire & (~done | io.out_ready)
-        if has_dec:
-            accept_ok = accept_ok & (~want_dec | dec_ready)
-        m.d.comb += io.in_ready.eq(accept_ok)
-        in_fire = io.in_valid & io.in_ready
-        out_fire = io.out_valid & io.out_ready
-        m.d.comb += io.out_valid.eq(done)
-        begin_runup = (idle & have_key & ~key_fire & io.in_valid & want_dec & ~dec_ready
-                       if has_dec else 0)
-        m.d.comb += [self.load_key.eq(key_fire), self.start.eq(in_fire),
+        m.d.comb += [self.load_key.eq(hs.key_fire), self.start.eq(in_fire),
                      self.start_runup.eq(begin_runup)]
-        with m.If(key_fire):
-            m.d.sync += [have_key.eq(1), dec_ready.eq(0)]
 
         k = plan.k
         # Step index of unit 0: encryption pass p starts at forward step p*k, decryption at
@@ -273,6 +267,7 @@ class UnrolledCore(Elaboratable):
         self.io = CoreSignals(self.shape)
         most = max(hw.rounds(size) for size in self.shape.key_sizes)
         if not k.isdigit() or not 1 <= int(k) <= most:
+            refused(self)
             raise CipherbenchError(f"unrolled k={k}: {hw.name} has at most {most} rounds for "
                                    f"these key sizes; k must be 1..{most}")
         self.plan = Unrolling(hw, self.shape, int(k))
