@@ -66,7 +66,7 @@ ARCHITECTURES: dict[str, ArchInfo] = {
         title="loop unrolling: k rounds per clock (Gaj section 3.3 b)",
         build=_unrolled,
         params={
-            "k": Param(("2", "3", "4", "5", "7", "10", "14"), "2",
+            "k": Param(("2", "3", "4", "5", "7", "8", "10", "14"), "2",
                        "rounds per clock, up to the round count; when k does not divide it the "
                        "last pass uses fewer rounds"),
         },

@@ -1,12 +1,18 @@
 """Twofish (Schneier et al.; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, Param
 
 
 def _model():
     from .model import Twofish
 
     return Twofish()
+
+
+def _hardware(options):
+    from .hw import TwofishHardware
+
+    return TwofishHardware(options)
 
 
 def _vector_sets(key_sizes):
@@ -24,7 +30,25 @@ CIPHER = CipherInfo(
     block_bits=128,
     key_sizes=(128, 192, 256),
     model=_model,
-    hardware=None,
-    params={},
+    hardware=_hardware,
+    params={
+        "whiten": Param(("cycles", "fold"), "cycles",
+                        "cycles: whitening in clocks of their own, one subkey pair per clock from "
+                        "a single generator (20 clocks; the NSA's iterative Twofish); fold: "
+                        "whitening inside rounds 1 and 16 (16 clocks; K0..K7 computed at key load "
+                        "into the key state)"),
+        "subkeys": Param(("fly", "ahead"), "fly",
+                         "fly: a round's subkey pair made in the clock that uses it (NSA); "
+                         "ahead: made one clock early into the key state, so no h function "
+                         "sits in front of the round (one more pair generator at key load)"),
+        "q": Param(("nibble", "table"), "nibble",
+                   "q0/q1: nibble = the four 4-bit tables with XORs and rotations (Twofish "
+                   "paper 4.3.5); table = one 256-entry lookup per q"),
+    },
+    # Round keys come from the step index in the direction being walked (a Feistel decryption
+    # round needs the pair of the next key state), so a round-key memory filled forward does not
+    # fit (docs/ciphers/twofish.md). The narrow architecture has no Twofish datapath.
+    restricts={"keys": ("fly",)},
+    architectures=("iterative", "unrolled", "pipelined"),
     vector_sets=_vector_sets,
 )

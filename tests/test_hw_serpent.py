@@ -1,0 +1,89 @@
+"""The Serpent iterative cores, simulated from their generated Verilog: every Serpent vector set
+(submission package, NESSIE, Crypto++/Botan files) for every key size in both directions, random
+blocks with key changes against the model, and exact cycle counts (one round per clock, on-the-fly
+keys with the decryption run-up stored once per key, or a round-key memory)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cipherbench.cache import ensure_design
+from cipherbench.ciphers.serpent import hw
+from cipherbench.ciphers.serpent.model import INVERSE_SBOXES, SBOXES, round_keys
+from cipherbench.spec import parse
+from cipherbench.verify.designs import verify_design
+from cipherbench.verify.vectors import kat_root
+
+ROUNDS = 32
+# NESSIE's verified test-vector file per key size and the single blocks read from it (sets 1-8;
+# the iterated values are not single blocks), both directions.
+NESSIE = {128: ("Serpent-128-128.verified", 2056), 192: ("Serpent-192-128.verified", 2312),
+          256: ("Serpent-256-128.verified", 2568)}
+
+
+def _counts(design: str) -> dict:
+    folder = ensure_design(parse(design))
+    return json.loads((folder / "manifest.json").read_text())["cycles_by_key_size"]
+
+
+def test_lane_tables_fold_the_round_offsets() -> None:
+    """Encryption round r uses K_r and S_{r-1}; decryption round r uses K_{R-r} and S^-1_{R-r};
+    K_i comes from S_{3-i}: the lane tables are indexed by the round key's index mod 8."""
+    for i in range(8):
+        for x in range(16):
+            assert hw.ENC_LANE[16 * i + x] == SBOXES[(i - 1) % 8][x]
+            assert hw.DEC_LANE[16 * i + x] == INVERSE_SBOXES[i][x]
+            assert hw.KEY_LANE[16 * i + x] == SBOXES[(3 - i) % 8][x]
+    assert len(round_keys(bytes(16))) == ROUNDS + 1
+
+
+@pytest.mark.parametrize("design", ["serpent-128/iterative", "serpent/iterative"])
+def test_every_vector_set_both_directions_and_random(design: str) -> None:
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=2000)
+    assert report.failed == 0
+    counts = {s.name: s.passed for s in report.sets}
+    # Typed in: three ecb_iv examples, their decrypted patterns, two vk/vt firsts for 128 and one
+    # vk for 192, four NESSIE examples; each both directions.
+    assert counts["serpent-spec"] == {1: 12, 3: 26}[len(spec.key_sizes)]
+    assert any(name.startswith("random") and n == 2000 for name, n in counts.items())
+    if kat_root() is not None:
+        for bits in spec.key_sizes:
+            name, blocks = NESSIE[bits]
+            assert counts[name] == blocks
+        assert counts["ecb_tbl"] == 512 * len(spec.key_sizes)
+        assert counts["ecb_vt"] == 128 * len(spec.key_sizes)
+        assert counts["ecb_vk"] == sum(spec.key_sizes)
+
+
+@pytest.mark.parametrize("design", ["serpent-128/iterative", "serpent/iterative"])
+def test_cycle_counts_one_round_per_clock(design: str) -> None:
+    counts = _counts(design)
+    assert set(counts) == {str(bits) for bits in parse(design).key_sizes}
+    for per_size in counts.values():
+        assert per_size == {
+            "latency": ROUNDS, "latency_decrypt": ROUNDS, "initiation_interval": ROUNDS,
+            "cycles_per_chained_block": ROUNDS,
+            "key_setup_encrypt": 0,       # key state 0 is computed on the key's edge
+            "key_setup_decrypt": ROUNDS,  # one forward run-up per key, then stored
+            "algorithm_setup": 0,
+        }
+
+
+@pytest.mark.parametrize("design, expected", [
+    # Round-key memory filled once per key: R+1 cycles of key setup, both directions.
+    ("serpent-192/iterative:keys=stored", {"latency": 32, "latency_decrypt": 32,
+                                           "key_setup_encrypt": 33, "key_setup_decrypt": 33}),
+    ("serpent-256/iterative:ops=encrypt", {"latency": 32, "latency_decrypt": None,
+                                           "key_setup_encrypt": 0, "key_setup_decrypt": None}),
+])
+def test_variants_verify_and_count(design: str, expected: dict) -> None:
+    spec = parse(design)
+    folder = ensure_design(spec)
+    report = verify_design(spec, folder, random_blocks=500)
+    assert report.failed == 0 and report.passed >= 500
+    only = json.loads((folder / "manifest.json").read_text())["cycles_by_key_size"]
+    for name, value in expected.items():
+        assert only[str(spec.key_sizes[0])][name] == value
