@@ -83,7 +83,9 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def test_all_files_written(report: dict[str, Path]) -> None:
+    # aes-128/iterative on the ASIC is a loop core of an ISO/IEC 18033-3 cipher: Sugawara Fig. 11
     assert sorted(report) == ["report.html", "report.md", "results.csv",
+                              "sugawara_fig11.png", "sugawara_fig11.svg",
                               "throughput_vs_area.png", "throughput_vs_area.svg"]
     assert all(p.exists() and p.stat().st_size > 0 for p in report.values())
 
@@ -121,14 +123,16 @@ def test_html_escapes_user_strings(report: dict[str, Path]) -> None:
 
 def test_markdown_parameter_tables_with_published_columns(report: dict[str, Path]) -> None:
     md = report["report.md"].read_text(encoding="utf-8")
-    assert "### Parameters: aes-128/iterative" in md
-    assert "### Parameters: aes/pipelined" in md
+    # Finalist cores go into the NSA's per-cipher tables, not a table of their own.
+    assert "### NSA Table 6 regenerated: aes 128-bit, iterative and pipelined" in md
+    assert "### NSA Table 5 regenerated: aes 3-in-1, iterative and pipelined" in md
+    assert "### Parameters: aes-128/iterative" not in md
     # Ours: 128 x 280 MHz / 10 = 3584 Mbps, 148.71 Kbps/GE; 10 cycles at 280 MHz = 35.71 ns.
     assert "| 3,584 |" in md and "148.71" in md and "35.71" in md
     # Published: Table 6 iterative for the 128-bit iterative core, Table 5 pipelined for 3-in-1.
     assert "NSA Table 6 128-bit iterative min" in md and "605.77" in md and "20,739,239" in md
     assert "NSA Table 5 3-in-1 pipelined max" in md and "5,337.78" in md
-    assert "Table 6 pipelined" not in md  # only the matching architecture
+    assert "NSA Table 6 128-bit pipelined max" in md  # the NSA table has both architectures
     assert "0/29.28\\*" in md  # key setup / key agility, escaped for Markdown
     for row in ("Area (um2)", "Gate equivalents (GE)", "Transistor count",
                 "Input/Outputs required", "Throughput, non-feedback (Mbps)",
@@ -137,6 +141,13 @@ def test_markdown_parameter_tables_with_published_columns(report: dict[str, Path
                 "Time to encrypt one block (ns)", "Time to decrypt one block (ns)", "Fmax (MHz)"):
         assert f"| {row} |" in md
     assert "\\<script\\>alert(1)\\</script\\>/iterative" in md
+
+
+def test_parameter_table_of_one_design_shows_only_its_architecture() -> None:
+    table = tables.parameter_table("aes-128/iterative", _results())
+    assert table.title == "Parameters: aes-128/iterative"
+    assert any("NSA Table 6 128-bit iterative" in h for h in table.headers)
+    assert not any("pipelined" in h for h in table.headers)
 
 
 def test_markdown_target_tables_failures_and_provenance(report: dict[str, Path]) -> None:
@@ -212,7 +223,8 @@ def test_report_from_store_and_from_nothing(tmp_path: Path) -> None:
     assert "aes-128/iterative" in (tmp_path / "from_store" / "report.md").read_text()
     empty = write_report([], tmp_path / "empty")
     assert all(p.exists() for p in empty)
-    assert len(paths) == 5
+    assert len(empty) == 5  # no Sugawara figure without results of its ciphers
+    assert len(paths) == 7  # the stored ASIC result of aes-128/iterative brings Fig. 11
 
 
 def test_provenance_table_with_study_style_provenance() -> None:
@@ -232,3 +244,20 @@ def test_provenance_table_with_study_style_provenance() -> None:
     assert cells["Tools"] == "yosys 0.70"
     assert "flow=asic" in cells["Other"] and "generator_digest=" + "f" * 20 in cells["Other"]
     assert "verification" not in cells["Other"] and "cache_key" not in cells["Other"]
+
+
+def test_nsa_tables_group_by_finalist_and_key_sizes() -> None:
+    speed = {"area_um2": 30_000.0, "gate_equivalents": 37_600.0, "fmax_mhz": 600.0}
+    rows = [_result("serpent-128/iterative", "asic:nangate45_typ:speed", {"goal": "speed"},
+                    speed, {"128": _cycles(32, 32, 32, 32)}),
+            _result("serpent-128/unrolled:k=8", "asic:nangate45_typ:speed", {"goal": "speed"},
+                    speed, {"128": _cycles(4, 4, 4, 4)}),
+            *_results()]
+    found = {t.title: t for t in tables.nsa_tables(rows)}
+    serpent = found["NSA Table 8 regenerated: serpent 128-bit, iterative and pipelined"]
+    # SERPENT has no 128-bit NSA table: the 3-in-1 Table 8 stands beside it, with the NSA's reason
+    assert any("5.4.1.5" in note for note in serpent.notes)
+    ours = [h for h in serpent.headers if "@" in h]
+    assert ours == ["serpent-128/iterative @ asic:nangate45_typ:speed"]  # unrolled: no NSA column
+    assert [t.title.split(":")[0] for t in tables.nsa_tables(rows)] == [
+        "NSA Table 5 regenerated", "NSA Table 6 regenerated", "NSA Table 8 regenerated"]

@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Iterable
 
 from ..store import Result, Store
-from . import analysis, html, tables
+from . import analysis, html, sugawara, tables
 from .tables import Section
 
 __all__ = ["write_report", "build_sections"]
 
 PLOT_SECTION = "Throughput vs area"
+NSA_SECTION = "NSA Tables 1-10: the AES finalists, iterative and pipelined"
+SUGAWARA_SECTION = "Sugawara et al.: ISO/IEC 18033-3 ciphers (Table 1, Fig. 11)"
 
 
 def _rows(store_or_results: Store | Iterable[Result]) -> list[Result]:
@@ -40,13 +42,37 @@ def _summary(results: list[Result]) -> Section:
     ])
 
 
+def _nsa(results: list[Result]) -> list[Section]:
+    """The NSA's per-finalist tables, when the results hold any iterative or full-pipeline core
+    of a finalist."""
+    found = tables.nsa_tables(results)
+    if not found:
+        return []
+    return [Section(NSA_SECTION, paragraphs=[
+        "Per finalist and key-size set (128-bit keys only, or 3-in-1), our iterative and "
+        "pipelined cores on every target beside the NSA's Min./Max. columns (0.5 um MOSIS, "
+        "Synopsys, pre-layout). Our ASIC columns are the area- and speed-oriented ends of "
+        "synthesis; transistor counts come from the generic target."], tables=found)]
+
+
+def _sugawara(results: list[Result]) -> list[Section]:
+    """The Sugawara comparison, when the results hold any of its ciphers' loop or compact cores."""
+    if not sugawara.our_rows(results):
+        return []
+    return [Section(SUGAWARA_SECTION, paragraphs=[sugawara.EXPLANATION],
+                    tables=[sugawara.table1(results), sugawara.targets_table(results)])]
+
+
 def build_sections(results: list[Result]) -> list[Section]:
     """The report's content, shared by the Markdown and HTML renderings."""
     return [
         _summary(results),
-        Section("Parameters per design (NSA section 2.2)", tables=tables.parameter_tables(results)),
+        *_nsa(results),
+        Section("Parameters per design (NSA section 2.2)",
+                tables=tables.parameter_tables(results, skip_nsa=True)),
         Section("Results per target", tables=tables.target_tables(results)),
         Section(PLOT_SECTION),
+        *_sugawara(results),
         Section("Architectures: formulas and sharing",
                 tables=[analysis.formula_table(results), analysis.sharing_table(results)]),
         Section("Failed runs", tables=[tables.failed_table(results)]),
@@ -54,14 +80,16 @@ def build_sections(results: list[Result]) -> list[Section]:
     ]
 
 
-def _markdown(title: str, sections: list[Section], png_name: str) -> str:
+def _markdown(title: str, sections: list[Section], images: dict[str, tuple[str, str]]) -> str:
+    """``images``: section title -> (alt text, PNG file name) placed under its heading."""
     parts = [f"# {tables.md_escape(title)}", ""]
     for section in sections:
         parts += [f"## {tables.md_escape(section.title)}", ""]
         for paragraph in section.paragraphs:
             parts += [tables.md_escape(paragraph), ""]
-        if section.title == PLOT_SECTION:
-            parts += [f"![throughput vs area]({png_name})", ""]
+        if section.title in images:
+            alt, name = images[section.title]
+            parts += [f"![{alt}]({name})", ""]
         parts += [tables.to_markdown(t) for t in section.tables]
     return "\n".join(parts).rstrip() + "\n"
 
@@ -79,10 +107,17 @@ def write_report(
     from . import plots  # matplotlib is slow to import; only reports need it
 
     png, svg = plots.write_plots(results, out)
+    images = {PLOT_SECTION: ("throughput vs area", png.name)}
+    figures = {PLOT_SECTION: html.figure_markup(svg, png, "Throughput vs area, per target kind")}
+    written = [png, svg]
+    if any(s.title == SUGAWARA_SECTION for s in sections):
+        s_png, s_svg = plots.write_sugawara_plots(sugawara.scatter_points(results), out)
+        images[SUGAWARA_SECTION] = ("Sugawara Fig. 11: throughput vs gates", s_png.name)
+        figures[SUGAWARA_SECTION] = html.figure_markup(
+            s_svg, s_png, "Sugawara et al. Fig. 11: throughput against area, published and ours")
+        written += [s_png, s_svg]
     md_path, csv_path, html_path = out / "report.md", out / "results.csv", out / "report.html"
-    md_path.write_text(_markdown(title, sections, png.name), encoding="utf-8")
+    md_path.write_text(_markdown(title, sections, images), encoding="utf-8")
     csv_path.write_text(tables.to_csv(results), encoding="utf-8", newline="")
-    figure = html.figure_markup(svg, png, "Throughput vs area, per target kind")
-    html_path.write_text(html.render_page(title, sections, {PLOT_SECTION: figure}),
-                         encoding="utf-8")
-    return [md_path, csv_path, html_path, png, svg]
+    html_path.write_text(html.render_page(title, sections, figures), encoding="utf-8")
+    return [md_path, csv_path, html_path, *written]

@@ -160,3 +160,41 @@ def write_plots(results: Sequence[Result], out_dir: Path, stem: str = "throughpu
         fig.savefig(paths[0], dpi=120, metadata={"Software": None})
         fig.savefig(paths[1], metadata={"Date": None, "Creator": None})
     return paths
+
+
+def sugawara_figure(points: dict[str, list[tuple[str, str, float, float]]]) -> Figure:
+    """Sugawara et al. Fig. 11: throughput against gate count, one panel per source (the
+    published 0.18 um cores and ours), colour per cipher; log axes when the spread is wide."""
+    sources = [s for s, pts in points.items() if pts]
+    fig = Figure(figsize=(5.5 * max(1, len(sources)), 4.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    ciphers = sorted({c for pts in points.values() for c, *_ in pts})
+    colour = {c: f"C{i % 10}" for i, c in enumerate(ciphers)}
+    for index, source in enumerate(sources, start=1):
+        ax = fig.add_subplot(1, len(sources), index)
+        pts = points[source]
+        for cipher in ciphers:
+            mine = [p for p in pts if p[0] == cipher]
+            if mine:
+                ax.scatter([p[2] for p in mine], [p[3] for p in mine], label=cipher,
+                           color=colour[cipher], zorder=3)
+        for axis, values in ((ax.xaxis, [p[2] for p in pts]), (ax.yaxis, [p[3] for p in pts])):
+            _set_scale(ax, axis, _scale(values))
+        ax.set_xlabel("Area (kGE)" if "cipherbench" in source else "Area (K gates)")
+        ax.set_ylabel("Throughput (Mbps)")
+        ax.set_title(_plain(source))
+        ax.margins(0.15)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    return fig
+
+
+def write_sugawara_plots(points: dict[str, list[tuple[str, str, float, float]]], out_dir: Path,
+                         stem: str = "sugawara_fig11") -> list[Path]:
+    """Write ``stem``.png and ``stem``.svg of :func:`sugawara_figure`; return their paths."""
+    paths = [out_dir / f"{stem}.png", out_dir / f"{stem}.svg"]
+    with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "cipherbench"}):
+        fig = sugawara_figure(points)
+        fig.savefig(paths[0], dpi=120, metadata={"Software": None})
+        fig.savefig(paths[1], metadata={"Date": None, "Creator": None})
+    return paths

@@ -599,7 +599,7 @@ def is_aes(design: str) -> bool:
     return cipher.startswith(("aes", "rijndael"))
 
 
-def _architecture(design: str) -> str | None:
+def architecture_of(design: str) -> str | None:
     """The NSA architecture a design corresponds to: its basic iterative core (one round per
     clock) or its full pipeline (one block per clock); None for anything else (unrolled, partial
     pipelines, narrow datapaths), which get no NSA columns."""
@@ -624,7 +624,7 @@ def nsa_columns_for(design: str,
     cipher = design_cipher(design)
     if cipher not in NSA_CIPHERS:
         return ()
-    arch = _architecture(design)
+    arch = architecture_of(design)
     if arch is None:
         return ()
     if set(key_sizes) <= {128}:

@@ -261,8 +261,69 @@ def _column_notes(columns: Sequence[PublishedColumn]) -> list[str]:
     return [f"{', '.join(names)}: {note}." for note, names in labels.items()]
 
 
-def parameter_tables(results: Sequence[Result]) -> list[Table]:
-    designs = sorted({r.design for r in results if r.ok})
+def _nsa_slot(result: Result) -> tuple[str, str, str] | None:
+    """(cipher, "3-in-1" | "128-bit", architecture) of an NSA table a result belongs in, or None
+    for designs the NSA did not build (unrolled, partial pipelines, narrow, other ciphers)."""
+    cipher = published.design_cipher(result.design)
+    arch = published.architecture_of(result.design)
+    if cipher not in published.NSA_CIPHERS or arch is None:
+        return None
+    keys = {k for k in key_sizes(result) if k.isdigit()}
+    if not keys:
+        return None
+    return cipher, "128-bit" if keys == {"128"} else "3-in-1", arch
+
+
+def nsa_table(cipher: str, cores: str, results: Sequence[Result]) -> Table | None:
+    """An NSA per-finalist table (Tables 1-6, 8-10) regenerated: our iterative and pipelined
+    results of that cipher and key-size set, then the NSA's Min./Max. columns of both
+    architectures; None when we have no result for it. SERPENT's 128-bit results sit beside its
+    3-in-1 Table 8, the only one the NSA printed."""
+    ours = [r for r in ordered(results) if r.ok and (_nsa_slot(r) or ("",))[:2] == (cipher, cores)]
+    if not ours:
+        return None
+    ours.sort(key=lambda r: (_nsa_slot(r)[2] != "iterative", r.design))  # type: ignore[index]
+    theirs = published.nsa_columns(cipher, None, three_in_one=cores == "3-in-1")
+    note = ""
+    if not theirs:
+        theirs = published.nsa_columns(cipher, None, three_in_one=True)
+        note = published.SERPENT_128_NOTE
+    keys = sorted({k for r in ours for k in key_sizes(r)}, key=_key_order)
+    rows = [["Settings", MISSING, *[settings_text(r.settings) or MISSING for r in ours],
+             *[MISSING for _ in theirs]]]
+    for param in _params():
+        rows.extend(_param_rows(param, ours, theirs, keys))
+    name = theirs[0].table if theirs else "(no NSA table)"
+    table = Table(title=f"NSA {name} regenerated: {cipher} {cores}, iterative and pipelined",
+                  headers=["Parameter", "Key size", *[f"{r.design} @ {r.target}" for r in ours],
+                           *[c.label for c in theirs]],
+                  rows=rows)
+    table.groups = [("", 2), ("cipherbench", len(ours)), (published.GROUP_LABEL, len(theirs))]
+    table.notes = [f"{published.SOURCE}.", published.RANGE_NOTE + "."]
+    if note:
+        table.notes.append(note + ".")
+    if any(c.key_agility_encrypt_ns or c.key_agility_decrypt_ns for c in theirs):
+        table.notes.append("* " + published.KEY_AGILITY_NOTE + ".")
+    table.notes += _column_notes(theirs)
+    return table
+
+
+def nsa_tables(results: Sequence[Result]) -> list[Table]:
+    """Every NSA per-finalist table we have results for, in the NSA's order."""
+    found = []
+    for cipher in published.NSA_CIPHERS:
+        for cores in ("3-in-1", "128-bit"):
+            table = nsa_table(cipher, cores, results)
+            if table is not None:
+                found.append(table)
+    return found
+
+
+def parameter_tables(results: Sequence[Result], skip_nsa: bool = False) -> list[Table]:
+    """One NSA-style parameter table per design; ``skip_nsa``: leave out designs that an NSA
+    table (:func:`nsa_tables`) already shows."""
+    designs = sorted({r.design for r in results if r.ok
+                      and not (skip_nsa and _nsa_slot(r) is not None)})
     return [parameter_table(d, results) for d in designs]
 
 

@@ -1,0 +1,84 @@
+"""Sugawara et al. Table 1 / Fig. 11 regeneration from stored results (fake but realistic rows)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cipherbench import metrics
+from cipherbench.report import published, sugawara, write_report
+from cipherbench.store import Result, cache_key
+
+
+def _result(design: str, goal: str, block_bits: int, ge: float, mhz: float,
+            cycles: int, keys: tuple[str, ...] = ("128",)) -> Result:
+    counts = {k: {"latency": cycles, "latency_decrypt": cycles, "initiation_interval": cycles,
+                  "cycles_per_chained_block": cycles, "key_setup_encrypt": 0,
+                  "key_setup_decrypt": 0, "algorithm_setup": 0} for k in keys}
+    measurements = {"gate_equivalents": ge, "area_um2": ge * 0.798, "fmax_mhz": mhz}
+    record = {"block_bits": block_bits, "cycles": counts, "measurements": measurements}
+    target = f"asic:nangate45_typ:{goal}"
+    return Result(cache_key=cache_key(design, target, {"goal": goal}, "d" * 64), design=design,
+                  target=target, settings={"goal": goal}, status="ok",
+                  measurements=measurements, cycles=counts, metrics=metrics.derive(record),
+                  provenance={}, created="2026-01-01T00:00:00+00:00")
+
+
+def _results() -> list[Result]:
+    return [
+        _result("camellia-128/iterative", "speed", 128, 16_000.0, 500.0, 25),
+        _result("camellia-128/iterative", "area", 128, 11_000.0, 250.0, 25),
+        _result("tdea/iterative", "speed", 64, 5_000.0, 450.0, 48, ("128", "192")),
+        _result("aes-128/pipelined", "speed", 128, 300_000.0, 900.0, 1),  # not a seed architecture
+        _result("cast128-128/narrow:width=64", "speed", 64, 31_000.0, 200.0, 17),
+    ]
+
+
+def test_our_rows_keep_only_seed_ciphers_and_architectures() -> None:
+    rows = sugawara.our_rows(_results())
+    assert [(r.cipher, r.goal) for r in rows] == [
+        ("camellia", "area"), ("camellia", "speed"), ("tdea", "speed"), ("cast128", "speed")]
+    tdea = rows[2]
+    assert tdea.key == "128"
+    # 64 bits x 450 MHz / 48 cycles = 600 Mbps; / 5,000 GE = 120 Kbps/GE
+    assert abs(tdea.efficiency - 120.0) < 1e-6
+
+
+def test_table1_places_ours_under_each_ciphers_published_rows() -> None:
+    table = sugawara.table1(_results())
+    assert table.headers[0] == "cipher" and table.headers[-1] == "Kbps/GE"
+    published_rows = [r for r in table.rows if r[1] == sugawara.PUBLISHED_SOURCE]
+    assert len(published_rows) == len(published.sugawara_table1())
+    camellia = [r for r in table.rows if r[0] == "camellia"]
+    sources = [r[1] for r in camellia]
+    assert sources == [sugawara.PUBLISHED_SOURCE] * 3 + [sugawara.OURS_SOURCE] * 2
+    speed = camellia[-1]
+    # 128 x 500 / 25 = 2,560 Mbps; / 16,000 GE = 160 Kbps/GE
+    assert speed[2] == "camellia-128/iterative" and speed[8] == "speed"
+    assert speed[10] == "2,560" and speed[11] == "16.00" and speed[12] == "160.00"
+    assert [r for r in table.rows if r[0] == "tdea"][-1][5] == "128/192"
+
+
+def test_targets_table_says_whether_the_reference_flow_target_is_met() -> None:
+    rows = {r[0]: r for r in sugawara.targets_table(_results()).rows}
+    assert rows["camellia"][3] == "90.00" and rows["camellia"][5] == "160.00" and rows["camellia"][6] == "yes"
+    assert rows["tdea"][6] == "yes"          # 120 >= 103
+    # 64 x 200 / 17 = 752.9 Mbps / 31,000 GE = 24.3 Kbps/GE >= 22
+    assert rows["cast128"][6] == "yes"
+    assert rows["seed"][4] == "-" and rows["seed"][6] == "-"   # no result: nothing claimed
+
+
+def test_report_has_the_section_and_fig11(tmp_path: Path) -> None:
+    paths = write_report(_results(), tmp_path)
+    names = {p.name for p in paths}
+    assert {"sugawara_fig11.png", "sugawara_fig11.svg"} <= names
+    text = (tmp_path / "report.md").read_text()
+    assert sugawara.CIPHERS and "Sugawara et al. Table 1" in text
+    assert "![Sugawara Fig. 11: throughput vs gates](sugawara_fig11.png)" in text
+    html = (tmp_path / "report.html").read_text()
+    assert "Sugawara et al. Fig. 11" in html
+
+
+def test_report_without_iso_ciphers_has_no_sugawara_section(tmp_path: Path) -> None:
+    write_report([_result("aes-128/pipelined", "speed", 128, 300_000.0, 900.0, 1)], tmp_path)
+    assert "Sugawara" not in (tmp_path / "report.md").read_text()
+    assert not (tmp_path / "sugawara_fig11.png").exists()
