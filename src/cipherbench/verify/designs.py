@@ -46,9 +46,13 @@ def applicable(case_key: bytes, case_decrypt: bool, spec: DesignSpec) -> bool:
 
 
 def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 1000,
-                  seed: int = 2026, on_set: Callable[[SetOutcome], None] | None = None
-                  ) -> VerifyReport:
-    from .check import check_cases, random_cases
+                  seed: int = 2026, on_set: Callable[[SetOutcome], None] | None = None,
+                  key_change_blocks: int = 48) -> VerifyReport:
+    """Known-answer sets, random blocks against the model (a key change every few blocks, each
+    drained first), then ``key_change_blocks`` blocks each under a new key offered without
+    draining: a pipelined core takes them while older blocks are in flight (NSA key agility),
+    any other core must hold the key until it is ready; both must give the model's results."""
+    from .check import check_cases, check_key_agility, random_cases
     from .sim import Simulator
 
     info = ciphers()[spec.cipher]
@@ -76,4 +80,23 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
         outcomes.append(outcome)
         if on_set:
             on_set(outcome)
+    if key_change_blocks:
+        model = info.model()
+        for decrypt in _directions(spec):
+            run = check_key_agility(sim, model, spec.key_sizes, n=key_change_blocks, seed=seed,
+                                    decrypt=decrypt)
+            outcome = SetOutcome(
+                f"new key every block, not drained ({key_change_blocks} "
+                f"{'decryptions' if decrypt else 'encryptions'}; "
+                f"{run.interval:.1f} cycles between blocks)",
+                run.check.passed, run.check.failed, list(run.check.first_failures))
+            outcomes.append(outcome)
+            if on_set:
+                on_set(outcome)
     return VerifyReport(str(spec), outcomes)
+
+
+def _directions(spec: DesignSpec) -> list[bool]:
+    """The directions (decrypt flags) a core implements."""
+    ops = spec.param_dict.get("ops", "both")
+    return {"encrypt": [False], "decrypt": [True]}.get(ops, [False, True])
