@@ -89,3 +89,39 @@ def test_manifest_has_the_stable_fields() -> None:
     assert manifest["parameters"]["sbox"] == "table"
     assert manifest["parameters"]["data_sboxes"] == 16
     assert manifest["parameters"]["key_schedule_sboxes"] == 4
+
+
+# sbox=bram: the data S-boxes are synchronous-read memories whose read registers are the round's
+# cut after SubBytes, so only pipelines with that cut take them. The inner-round pipelined basic
+# architecture (one unit, one cut): two clocks a round, two blocks in flight.
+@pytest.mark.parametrize("design, expected", [
+    ("aes-128/pipelined:stages=1,inner=1,sbox=bram",
+     {"latency": 20, "latency_decrypt": 20, "initiation_interval": 10, "key_setup_decrypt": 9}),
+    ("aes-128/pipelined:stages=2,inner=2,ops=encrypt,sbox=bram",
+     {"latency": 30, "latency_decrypt": None, "initiation_interval": 5}),
+])
+def test_block_ram_sboxes_verify_and_count(design: str, expected: dict) -> None:
+    spec = parse(design)
+    folder = ensure_design(spec)
+    report = verify_design(spec, folder, random_blocks=400)
+    assert report.failed == 0 and report.passed >= 400
+    manifest = json.loads((folder / "manifest.json").read_text())
+    only = manifest["cycles_by_key_size"]["128"]
+    for name, value in expected.items():
+        assert only[name] == value
+    assert manifest["parameters"]["sbox"] == "bram"
+    assert manifest["parameters"]["key_schedule_sbox"] == "table"
+    # One 256 x 8 (one direction) or 512 x 8 (both, decrypt = top address bit) memory per lane.
+    depth = 512 if spec.param_dict["ops"] == "both" else 256
+    verilog = (folder / manifest["verilog"][0]).read_text()
+    assert verilog.count(f"reg [7:0] rom [{depth - 1}:0];") == 16 * int(spec.param_dict["stages"])
+
+
+@pytest.mark.parametrize("design", ["aes-128/iterative:sbox=bram", "aes-128/pipelined:sbox=bram",
+                                    "aes-128/unrolled:k=2,sbox=bram"])
+def test_block_ram_sboxes_without_a_registered_subbytes_are_refused(design: str) -> None:
+    from cipherbench.errors import CipherbenchError
+
+    with pytest.raises(CipherbenchError, match="sbox=bram registers the S-box output") as info:
+        ensure_design(parse(design))
+    assert "\n" not in str(info.value)

@@ -13,6 +13,9 @@ Where the cycle counts come from (docs/narrow.md): every block costs one load cl
   10 x (1 + 3) = 40; rewind 1 + 3 + 9 x 4 + 4 = 44.
 - 64 bits: the same with two columns per clock: 2 + 10 x (1 + 2) = 32; run-up 10 x 2 = 20;
   rewind 11 x 2 = 22.
+- 16 bits: 8-clock passes (two bytes of one row per clock, ShiftRows folded in) and 2-clock
+  phases (two MixColumns networks while the two S-boxes compute T): 8 + 9 x (2 + 8) + 2 + 8 = 108;
+  run-up 10 x (2 T + 1 chain) = 30; rewind 2 + 9 x 3 + 3 = 32.
 """
 
 from __future__ import annotations
@@ -40,11 +43,13 @@ LOAD = 1
 ENC8, RUNUP8, REWIND8 = 16 + 9 * (4 + 16) + 4 + 16, 3 + 10 * (4 + 3), 16 + 4 + 9 * (12 + 4)
 ENC32, RUNUP32, REWIND32 = 4 + 10 * (1 + 4), 10 * (1 + 3), 1 + 3 + 9 * 4 + 4
 ENC64, RUNUP64, REWIND64 = 2 + 10 * (1 + 2), 10 * 2, 11 * 2
+ENC16, RUNUP16, REWIND16 = 8 + 9 * (2 + 8) + 2 + 8, 10 * (2 + 1), 2 + 9 * 3 + 3
 # (encrypt latency, encrypt interval, decrypt latency, decrypt interval) per width.
 CYCLES = {
     8: (LOAD + ENC8, LOAD + ENC8 + REWIND8, LOAD + RUNUP8 + ENC8, LOAD + RUNUP8 + ENC8),
     32: (LOAD + ENC32, LOAD + ENC32 + REWIND32, LOAD + RUNUP32 + ENC32, LOAD + RUNUP32 + ENC32),
     64: (LOAD + ENC64, LOAD + ENC64 + REWIND64, LOAD + RUNUP64 + ENC64, LOAD + RUNUP64 + ENC64),
+    16: (LOAD + ENC16, LOAD + ENC16 + REWIND16, LOAD + RUNUP16 + ENC16, LOAD + RUNUP16 + ENC16),
 }
 
 
@@ -52,6 +57,7 @@ def test_the_cycle_formulas_add_up() -> None:
     assert CYCLES[8] == (217, 381, 290, 290)
     assert CYCLES[32] == (55, 99, 95, 95)
     assert CYCLES[64] == (33, 55, 53, 53)
+    assert CYCLES[16] == (109, 141, 139, 139)
 
 
 FIGURES = ("latency", "latency_decrypt", "initiation_interval", "cycles_per_chained_block",
@@ -86,6 +92,7 @@ def _expected(width: int, ops: str) -> dict[str, int | None]:
     ("aes-128/narrow:width=8", 8),
     ("aes-128/narrow:width=32,sbox=composite", 32),
     ("aes-128/narrow:width=64,sbox=composite", 64),
+    ("aes-128/narrow:width=16", 16),
 ])
 def test_every_known_answer_and_random_blocks_both_directions(design: str, width: int) -> None:
     spec = parse(design)
@@ -108,6 +115,8 @@ def test_every_known_answer_and_random_blocks_both_directions(design: str, width
     ("aes-128/narrow:width=8,ops=decrypt,sbox=gf-inv", 8, "decrypt"),
     ("aes-128/narrow:width=32,ops=encrypt", 32, "encrypt"),
     ("aes-128/narrow:width=64,ops=encrypt,sbox=composite", 64, "encrypt"),
+    ("aes-128/narrow:width=16,ops=encrypt,sbox=composite", 16, "encrypt"),
+    ("aes-128/narrow:width=16,ops=decrypt", 16, "decrypt"),
 ])
 def test_one_direction_cores_verify_and_count(design: str, width: int, ops: str) -> None:
     spec = parse(design)
@@ -126,12 +135,14 @@ def test_one_direction_cores_verify_and_count(design: str, width: int, ops: str)
 # keys=stored: K0 and the run-up's K10 kept beside the key register. No per-block key work, so
 # a block takes the load clock and the rounds in either direction; the decryption run-up runs
 # once per key: the clock in which the waiting block starts it, the run-up, one clock to store.
-STORED = {8: (LOAD + ENC8, 1 + RUNUP8 + 1), 64: (LOAD + ENC64, 1 + RUNUP64 + 1)}
+STORED = {8: (LOAD + ENC8, 1 + RUNUP8 + 1), 64: (LOAD + ENC64, 1 + RUNUP64 + 1),
+          16: (LOAD + ENC16, 1 + RUNUP16 + 1)}
 
 
 @pytest.mark.parametrize("design, width, ops", [
     ("aes-128/narrow:width=8,keys=stored,sbox=composite", 8, "both"),
     ("aes-128/narrow:width=64,keys=stored,ops=decrypt,sbox=composite", 64, "decrypt"),
+    ("aes-128/narrow:width=16,keys=stored,sbox=composite", 16, "both"),
 ])
 def test_stored_start_states_remove_the_per_block_key_work(design: str, width: int,
                                                            ops: str) -> None:
@@ -140,7 +151,7 @@ def test_stored_start_states_remove_the_per_block_key_work(design: str, width: i
     report = verify_design(spec, folder, random_blocks=800)
     assert report.failed == 0 and report.passed >= 400
     block, setup = STORED[width]
-    assert (block, setup) == {8: (217, 75), 64: (33, 22)}[width]
+    assert (block, setup) == {8: (217, 75), 64: (33, 22), 16: (109, 32)}[width]
     enc = ops == "both"
     counts = _figures(json.loads((folder / "manifest.json").read_text()))
     assert counts == {
@@ -153,6 +164,7 @@ def test_stored_start_states_remove_the_per_block_key_work(design: str, width: i
 
 @pytest.mark.parametrize("design", ["aes-128/narrow:width=8",
                                     "aes-128/narrow:width=32,sbox=composite",
+                                    "aes-128/narrow:width=16,sbox=composite",
                                     "aes-128/narrow:width=8,keys=stored,sbox=composite"])
 def test_results_survive_back_pressure_and_mixed_directions(design: str) -> None:
     """The consumer stalls at random; the result must stay put while the key register rewinds
@@ -195,9 +207,18 @@ def test_the_32_and_64_bit_cores_share_their_sboxes() -> None:
     assert described["data_sboxes"] == 8 and described["key_schedule_sboxes"] == 0
 
 
+def test_the_16_bit_core_shares_its_two_sboxes() -> None:
+    """Fischer's minimum width: two S-boxes for SubBytes and, in the MixColumns clocks, T."""
+    described = _parameters("aes-128/narrow:width=16,ops=encrypt,sbox=composite")
+    assert described["data_sboxes"] == 2 and described["key_schedule_sboxes"] == 0
+    assert described["encrypt_latency"] == 109 and described["encrypt_interval"] == 141
+
+
 @pytest.mark.parametrize("design, message", [
     ("aes-192/narrow:width=8", "the narrow AES datapaths take 128-bit keys only"),
     ("aes/narrow:width=32", "the narrow AES datapaths take 128-bit keys only"),
+    ("aes-192/narrow:width=16", "the narrow AES datapaths take 128-bit keys only"),
+    ("aes-128/narrow:width=16,sbox=bram", "sbox=bram needs a registered SubBytes"),
 ])
 def test_other_key_sizes_are_refused_in_one_line(design: str, message: str) -> None:
     with pytest.raises(CipherbenchError, match=message) as info:
@@ -206,7 +227,7 @@ def test_other_key_sizes_are_refused_in_one_line(design: str, message: str) -> N
 
 
 def test_width_values_are_checked_by_the_spec() -> None:
-    with pytest.raises(CipherbenchError, match="valid: 64, 32, 8"):
+    with pytest.raises(CipherbenchError, match="valid: 64, 32, 16, 8"):
         parse("aes-128/narrow:width=12")
 
 
@@ -239,8 +260,8 @@ def test_aes_names_its_widths() -> None:
 
     hw = AesNarrowHardware(CoreOptions(key_sizes=(128,)))
     with pytest.raises(CipherbenchError,
-                       match="aes has no 16-bit datapath; valid widths: 64, 32, 8"):
-        hw.narrow_datapath(16)
+                       match="aes has no 128-bit datapath; valid widths: 64, 32, 16, 8"):
+        hw.narrow_datapath(128)
 
 
 def test_random_keys_cover_both_directions() -> None:

@@ -10,7 +10,8 @@ LATENCY: the output ``o`` is valid one clock cycle after the address ``i`` (and 
 are presented, unlike AesSbox, which is combinational. An architecture that uses it must
 register accordingly (e.g. fold the S-box into the round register: the memory's output
 register *is* the state register, as the block-RAM Rijndael designs do) and count the extra
-cycle; this module is not used by a core yet.
+cycle. The AES cores use it as ``sbox=bram`` under pipelines with a cut after SubBytes, the
+memories' read registers taking the cut's place (ciphers/aes/hw.py).
 
 ``directions`` "both" stores both tables in one 512-entry memory with ``decrypt`` as the top
 address bit: one ECP5 block RAM (18 Kbit) holds it, and one read port serves either direction.

@@ -1,6 +1,10 @@
 """AES / Rijndael with 128-bit blocks (FIPS-197)."""
 
 from ...components.aes_sbox import SBOX_KINDS
+
+# A synchronous-read memory (block RAM on FPGAs); only under architectures whose round registers
+# the S-box output (hw.py: BRAM).
+SBOX_CHOICES = SBOX_KINDS + ("bram",)
 from ..registry import CipherInfo, Param
 
 
@@ -41,9 +45,11 @@ CIPHER = CipherInfo(
     hardware=_hardware,
     vector_sets=_vector_sets,
     params={
-        "sbox": Param(SBOX_KINDS, "table",
+        "sbox": Param(SBOX_CHOICES, "table",
                       "S-box implementation: table = lookup per direction; gf-inv = shared "
                       "GF(2^8) inverse table with affine maps; composite = Canright-style "
-                      "GF(((2^2)^2)^2) logic, inverter shared by both directions"),
+                      "GF(((2^2)^2)^2) logic, inverter shared by both directions; bram = data "
+                      "S-boxes as synchronous-read memories (FPGA block RAM) whose read register "
+                      "is the cut after SubBytes: pipelined with inner >= 1 only"),
     },
 )

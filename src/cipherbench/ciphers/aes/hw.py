@@ -19,10 +19,20 @@ from amaranth.hdl import Const, Module, Mux, Signal, Value
 
 from ...arch.base import CipherHardware, CoreOptions, KeyStep, RoundDatapath, select_by_key_len
 from ...components.aes_linear import inv_mix_columns, inv_shift_rows, mix_columns, shift_rows
-from ...components.aes_sbox import SBOX_KINDS, AesSbox
+from ...components.aes_sbox import AesSbox
+from ...components.aes_sbox_bram import AesSboxBram
 from ...components.bytes import from_bytes, from_words, get_bytes, get_words
+from ...errors import CipherbenchError
+from . import SBOX_CHOICES
 
 ROUNDS = {128: 10, 192: 12, 256: 14}
+# The S-box as a synchronous-read memory (block RAM on FPGAs): its output register is the round's
+# register after SubBytes, so it exists only where the round has one (an inner cut at boundary 1).
+BRAM = "bram"
+# The cut that the memory's output register takes the place of.
+SUBBYTES_CUT = 1
+BRAM_USAGE = ("sbox=bram registers the S-box output, which needs a cut after SubBytes: use "
+              "aes-128/pipelined:inner=1,sbox=bram (or inner=2, any stages)")
 # Sub-round steps, where inner-round pipelines may cut (AesDatapath shows what each does).
 STEPS = ("subbytes", "mixcolumns", "addroundkey")
 RCON = (0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1B, 0x36, 0x6C, 0xD8, 0xAB, 0x4D)
@@ -78,7 +88,11 @@ class AesDatapath(RoundDatapath):
         m = Module()
         x = Signal(128)
         m.d.comb += x.eq(Mux(self.first, self.block_in ^ self.rk_white, self.state_in))
-        subbed = self._cut(m, _wire(m, self._sub_bytes(m, x), "subbed"), 1)
+        if self.sbox_kind == BRAM:
+            # The memories' read registers are the cut after SubBytes (enabled as it would be).
+            subbed = _wire(m, self._sub_bytes_registered(m, x), "subbed")
+        else:
+            subbed = self._cut(m, _wire(m, self._sub_bytes(m, x), "subbed"), SUBBYTES_CUT)
         seg = self.segment_of(1)
         enc = self._encrypt_mix(m, subbed, seg) if self.directions != "decrypt" else None
         dec = self._decrypt_key(m, subbed, seg) if self.directions != "encrypt" else None
@@ -116,6 +130,17 @@ class AesDatapath(RoundDatapath):
             sbox = AesSbox(self.sbox_kind, self.directions)
             m.submodules[f"sbox{index}"] = sbox
             m.d.comb += [sbox.i.eq(lane), sbox.decrypt.eq(self.decrypt)]
+            out.append(sbox.o)
+        return from_bytes(out)
+
+    def _sub_bytes_registered(self, m: Module, x: Value) -> Value:
+        """SubBytes through 16 synchronous-read memories: the result appears one enabled clock
+        later, as the cut register would give it."""
+        out = []
+        for index, lane in enumerate(get_bytes(x)):
+            sbox = AesSboxBram(self.directions)
+            m.submodules[f"sbox{index}"] = sbox
+            m.d.comb += [sbox.i.eq(lane), sbox.decrypt.eq(self.decrypt), sbox.en.eq(self.enable)]
             out.append(sbox.o)
         return from_bytes(out)
 
@@ -327,19 +352,31 @@ class AesHardware(CipherHardware):
     def __init__(self, options: CoreOptions) -> None:
         super().__init__(options)
         self.sbox = options.extra.get("sbox", "table")
-        if self.sbox not in SBOX_KINDS:
+        if self.sbox not in SBOX_CHOICES:
             raise ValueError(f"sbox={self.sbox}")
         self.key_state_bits = max(options.key_sizes)
 
     def rounds(self, key_bits: int) -> int:
         return ROUNDS[key_bits]
 
+    @property
+    def key_sbox(self) -> str:
+        """The key schedule's S-boxes: T must be combinational where a key step runs in one
+        clock (run-ups, loaders), so with block-RAM data S-boxes the key schedule keeps tables."""
+        return "table" if self.sbox == BRAM else self.sbox
+
+    def _round(self, cuts: tuple[int, ...]) -> AesDatapath:
+        # Refused before the round exists: Amaranth would warn that it was never elaborated.
+        if self.sbox == BRAM and SUBBYTES_CUT not in cuts:
+            raise CipherbenchError(BRAM_USAGE)
+        return AesDatapath(self.options.directions, self.sbox, cuts)
+
     def datapath(self) -> AesDatapath:
-        return AesDatapath(self.options.directions, self.sbox)
+        return self._round(())
 
     def key_step(self, key_len_bits: int, step_bits: int) -> AesKeyStep:
         return AesKeyStep(self.options.key_sizes, self.options.directions, key_len_bits, step_bits,
-                          self.sbox)
+                          self.key_sbox)
 
     def round_steps(self) -> tuple[str, ...]:
         return STEPS
@@ -351,11 +388,14 @@ class AesHardware(CipherHardware):
         return {0: (), 1: (1,), 2: (1, 2)}[inner]
 
     def cut_datapath(self, cuts: tuple[int, ...]) -> AesDatapath:
-        return AesDatapath(self.options.directions, self.sbox, cuts)
+        return self._round(cuts)
 
     def segmented_key_step(self, key_len_bits: int, step_bits: int, segments: int) -> AesKeyStep:
         return AesKeyStep(self.options.key_sizes, self.options.directions, key_len_bits, step_bits,
-                          self.sbox, segments)
+                          self.key_sbox, segments)
 
     def describe(self) -> dict[str, object]:
-        return {"sbox": self.sbox, "data_sboxes": 16, "key_schedule_sboxes": 4}
+        facts: dict[str, object] = {"sbox": self.sbox, "data_sboxes": 16, "key_schedule_sboxes": 4}
+        if self.sbox == BRAM:
+            facts["key_schedule_sbox"] = self.key_sbox
+        return facts
