@@ -5,6 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debian_packages=(opensta g++ make python3-venv python3-dev libcrypto++-dev python3-botan)
+# Opt-in: a PostgreSQL server for the results-store tests against a real database (CI sets it;
+# scripts/pg-test-server.sh runs a throwaway cluster). Users of a postgresql:// store need only
+# the psycopg client library, which pip installs below.
+if [[ "${CIPHERBENCH_WITH_POSTGRES:-0}" == 1 ]]; then
+  debian_packages+=(postgresql)
+fi
 missing=()
 for pkg in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

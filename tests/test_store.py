@@ -1,48 +1,33 @@
-"""The SQLite results store: round trip, caching, replacement rules, concurrency, bad files."""
+"""The results store on SQLite and PostgreSQL: round trip, caching, replacement rules,
+concurrent writers, locations, bad files. Every contract test runs on both backends; the
+PostgreSQL ones skip when no test server is configured (see storecases.py)."""
 
 from __future__ import annotations
 
 import multiprocessing
 import sqlite3
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from cipherbench.errors import CipherbenchError
-from cipherbench.store import SCHEMA_VERSION, Result, Store, cache_key, default_db_path
+from cipherbench.store import (SCHEMA_VERSION, Result, Store, cache_key, default_db_path,
+                               parse_location, store_exists)
+from storecases import BACKENDS, DIGEST, database, failed_result, ok_result
 
-DIGEST = "3f1c" * 16  # stands for sha256(Verilog + tool versions + Liberty hash)
-
-
-def _ok(design: str = "aes-128/iterative", target: str = "asic:nangate45_typ:speed",
-        settings: dict | None = None, digest: str = DIGEST) -> Result:
-    settings = {"goal": "speed"} if settings is None else settings
-    return Result(
-        cache_key=cache_key(design, target, settings, digest),
-        design=design,
-        target=target,
-        settings=settings,
-        status="ok",
-        measurements={"area_um2": 19_231.8, "gate_equivalents": 24_100.0, "fmax_mhz": 280.0,
-                      "critical_path_ns": 3.571, "cells": 8_412, "flipflops": 530},
-        cycles={"128": {"latency": 10, "initiation_interval": 10, "cycles_per_chained_block": 10,
-                        "key_setup_encrypt": 0, "key_setup_decrypt": 10}},
-        metrics={"fmax_mhz": 280.0, "by_key_size": {"128": {"throughput_mbps": 3584.0}}},
-        provenance={"tools": {"yosys": "0.70", "sta": "2.6.0"}, "git_hash": "7147ac6",
-                    "liberty": {"path": "nangate45_typ.lib", "sha256": "ab" * 32}},
-    )
+_ok, _failed = ok_result, failed_result
 
 
-def _failed(reason: str = "sta: no clock on port clk", **kw: object) -> Result:
-    result = _ok(**kw)  # type: ignore[arg-type]
-    result.status, result.reason = "failed", reason
-    result.measurements, result.cycles, result.metrics = {}, {}, {}
-    return result
+@pytest.fixture(params=BACKENDS)
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database(request.param, tmp_path) as where:
+        yield where
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    with Store(tmp_path / "results" / "db.sqlite") as s:
+def store(location: str) -> Iterator[Store]:
+    with Store(location) as s:
         yield s
 
 
@@ -60,12 +45,16 @@ def test_round_trip(store: Store) -> None:
     original = _ok()
     stored = store.put(original)
     assert stored.id is not None and stored.created  # assigned by the store
+    assert stored.origin is None  # measured here
     again = store.get(original.cache_key)
     assert again == stored
     for name in ("cache_key", "design", "target", "settings", "status", "reason",
                  "measurements", "cycles", "metrics", "provenance"):
         assert getattr(again, name) == getattr(original, name)
     assert again.ok and again.target_kind == "asic"
+    # Floats and ints come back as the same Python types on both backends.
+    assert again.measurements["area_um2"] == 19_231.8 and again.measurements["cells"] == 8_412
+    assert isinstance(again.measurements["cells"], int)
 
 
 def test_cache_miss_and_hit(store: Store) -> None:
@@ -94,6 +83,15 @@ def test_ok_is_not_replaced_by_failure(store: Store) -> None:
     assert store.get(good.cache_key) == good
 
 
+def test_ok_is_replaced_by_newer_ok(store: Store) -> None:
+    first = store.put(_ok())
+    rerun = _ok()
+    rerun.measurements = {**rerun.measurements, "area_um2": 18_000.0}
+    second = store.put(rerun)
+    assert second.id == first.id and second.measurements["area_um2"] == 18_000.0
+    assert len(store.results()) == 1
+
+
 def test_filters(store: Store) -> None:
     store.put(_ok())
     store.put(_ok(target="fpga:ecp5-25k", settings={}))
@@ -119,6 +117,45 @@ def test_invalid_rows_write_nothing(store: Store) -> None:
     assert store.results() == []
 
 
+def test_store_id_is_stable(location: str) -> None:
+    with Store(location) as s:
+        first = s.store_id
+    with Store(location) as s:
+        assert s.store_id == first and len(first) == 32
+        assert s.origin().endswith(f":{first}")
+
+
+def _writer(location: str, worker: int, count: int) -> None:
+    """One worker process: its own connection, ``count`` rows of its own and some shared keys."""
+    with Store(location) as s:
+        for i in range(count):
+            s.put(_ok(settings={"goal": "speed", "delay_ps": i, "worker": worker}))
+            if i % 5 == 0:  # every worker writes these same ten keys: one row each must remain
+                s.put(_ok(settings={"goal": "speed", "delay_ps": i, "shared": True}))
+
+
+def test_concurrent_writers_lose_nothing(location: str) -> None:
+    # The workers also race to create the schema of a database that does not exist yet.
+    workers, count = 4, 50
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(location, w, count)) for w in range(workers)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+    assert [p.exitcode for p in procs] == [0] * workers
+    with Store(location) as s:
+        rows = s.results()
+    assert len(rows) == workers * count + count // 5
+    assert len({r.cache_key for r in rows}) == len(rows)
+    assert {(r.settings["worker"], r.settings["delay_ps"]) for r in rows
+            if "worker" in r.settings} == {(w, i) for w in range(workers) for i in range(count)}
+    assert sorted(r.settings["delay_ps"] for r in rows if "shared" in r.settings) == list(
+        range(0, count, 5))
+
+
+# --- SQLite specifics --------------------------------------------------------------------------
+
 def test_wal_mode_and_schema_version(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite"
     Store(path).close()
@@ -130,17 +167,6 @@ def test_wal_mode_and_schema_version(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
     conn.close()
-
-
-def test_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite"
-    Store(path).close()
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
-    conn.commit()
-    conn.close()
-    with pytest.raises(CipherbenchError, match="newer"):
-        Store(path)
 
 
 @pytest.mark.parametrize("content", [b"this is not a database\n" * 200, b"\x00\xff" * 4096])
@@ -158,31 +184,71 @@ def test_default_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert default_db_path() == tmp_path / "results" / "cipherbench.sqlite"
     with Store() as s:
-        assert s.path.exists()
+        assert s.path is not None and s.path.exists() and s.backend == "sqlite"
     monkeypatch.setenv("CIPHERBENCH_DB", str(tmp_path / "elsewhere.sqlite"))
     assert default_db_path() == tmp_path / "elsewhere.sqlite"
+    monkeypatch.setenv("CIPHERBENCH_DB", f"sqlite:///{tmp_path}/url.sqlite")
+    assert default_db_path() == tmp_path / "url.sqlite"
+    url = "postgresql://cb:secret@db.example:5433/results"
+    monkeypatch.setenv("CIPHERBENCH_DB", url)
+    assert default_db_path() == url  # a URL stays text: Path would fold its "//"
 
 
-def _writer(path: str, worker: int, count: int) -> None:
-    """One worker process: its own connection, ``count`` distinct rows."""
-    with Store(path) as s:
-        for i in range(count):
-            s.put(_ok(settings={"goal": "speed", "delay_ps": i, "worker": worker}))
+def test_locations() -> None:
+    assert parse_location("results/x.sqlite").path == Path("results/x.sqlite")
+    assert parse_location("sqlite:///results/x.sqlite").path == Path("results/x.sqlite")
+    assert parse_location("sqlite:////tmp/x.sqlite").path == Path("/tmp/x.sqlite")
+    pg = parse_location("postgresql://cb:secret@db.example:5433/results?sslmode=require")
+    assert pg.backend == "postgresql" and pg.path is None
+    assert pg.display() == "postgresql://cb@db.example:5433/results"  # no password, no query
+    assert parse_location("postgres://h/db").backend == "postgresql"
+    for bad, fragment in (("mysql://h/db", "unsupported database URL scheme 'mysql'"),
+                          ("sqlite:///", "no file"), ("  ", "empty")):
+        with pytest.raises(CipherbenchError, match=fragment):
+            parse_location(bad)
 
 
-def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
-    # Both workers also race to create the schema of a file that does not exist yet.
-    path = str(tmp_path / "shared.sqlite")
-    ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_writer, args=(path, w, 50)) for w in range(2)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=120)
-    assert [p.exitcode for p in procs] == [0, 0]
-    with Store(path) as s:
-        rows = s.results()
-    assert len(rows) == 100
-    assert len({r.cache_key for r in rows}) == 100
-    assert {(r.settings["worker"], r.settings["delay_ps"]) for r in rows} == {
-        (w, i) for w in range(2) for i in range(50)}
+def test_sqlite_url_opens_the_file(tmp_path: Path) -> None:
+    with Store(f"sqlite:///{tmp_path}/via-url.sqlite") as s:
+        s.put(_ok())
+    with Store(tmp_path / "via-url.sqlite") as s:
+        assert len(s.results()) == 1
+
+
+def test_missing_sqlite_file_is_not_created_by_a_check(tmp_path: Path) -> None:
+    assert not store_exists(tmp_path / "none.sqlite")
+    assert store_exists("postgresql://h/db")  # decided on connect, not here
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_unreachable_postgresql_is_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("psycopg", reason="psycopg 3 is a dependency: pip install -e .")
+    url = f"postgresql://nobody:hunter2@/cb?host={tmp_path}/no-server"
+    with pytest.raises(CipherbenchError) as info:
+        Store(url)
+    message = str(info.value)
+    assert "\n" not in message and "hunter2" not in message
+    assert message.startswith("postgresql://nobody@/cb: cannot use the PostgreSQL results")
+
+
+def test_locked_writes_are_retried_then_reported(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import cipherbench.store.core as core
+
+    monkeypatch.setattr(core, "_RETRY_BASE_S", 0.0)
+    with Store(tmp_path / "db.sqlite") as store:
+        attempts: list[int] = []
+
+        def flaky() -> str:
+            attempts.append(1)
+            if len(attempts) < 3:  # what SQLite says when the busy handler was not consulted
+                raise sqlite3.OperationalError("database is locked")
+            return "written"
+
+        assert store._guarded(flaky) == "written" and len(attempts) == 3
+
+        def stuck() -> None:
+            raise sqlite3.OperationalError("database is locked")
+
+        with pytest.raises(CipherbenchError, match="stayed locked by another process"):
+            store._guarded(stuck)

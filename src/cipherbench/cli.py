@@ -35,6 +35,24 @@ def _progress(text: str) -> None:
     click.echo(f"  {text}", err=True)
 
 
+# Text, not click.Path: a path would fold the "//" of a postgresql:// URL.
+_db_option = click.option(
+    "--db", default=None, metavar="FILE|URL",
+    help="Results database: a SQLite file (or sqlite:///FILE) or a postgresql:// URL "
+         "(default: $CIPHERBENCH_DB or results/cipherbench.sqlite).")
+
+
+def _existing_db(db: str | None) -> str | Path:
+    """The database to read; a SQLite file that is not there is an error, not a new file."""
+    from .store import default_db_path, store_exists
+
+    location = db if db is not None else default_db_path()
+    if not store_exists(location):
+        raise CipherbenchError(f"no results database at {location}; run `cipherbench run` "
+                               f"first or name one with --db")
+    return location
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cipherbench")
 def main() -> None:
@@ -184,15 +202,14 @@ def verify(design: str, random_blocks: int, seed: int) -> None:
 
 @main.command()
 @click.argument("study", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Results database (default: $CIPHERBENCH_DB or results/cipherbench.sqlite).")
+@_db_option
 @click.option("--liberty", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Liberty file for the asic target (default: $CIPHERBENCH_LIBERTY, $PDK_ROOT).")
 @click.option("--design", "designs", multiple=True, help="Override the study's designs.")
 @click.option("--target", "targets", multiple=True,
               help="Override the study's targets (generic, asic, fpga-ecp5, fpga-ice40).")
 @click.option("--force", is_flag=True, help="Recompute even cached results.")
-def run(study: Path | None, db: Path | None, liberty: Path | None, designs: tuple[str, ...],
+def run(study: Path | None, db: str | None, liberty: Path | None, designs: tuple[str, ...],
         targets: tuple[str, ...], force: bool) -> None:
     """Run a study (default: AES-128 and 3-in-1 iterative on every available target)."""
     from .store import Store, default_db_path
@@ -211,16 +228,13 @@ def run(study: Path | None, db: Path | None, liberty: Path | None, designs: tupl
 @main.command()
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("report"), show_default=True)
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None)
-def report(out_dir: Path, db: Path | None) -> None:
+@_db_option
+def report(out_dir: Path, db: str | None) -> None:
     """Render the results database as Markdown, CSV, HTML and plots."""
     from .report import write_report
-    from .store import Store, default_db_path
+    from .store import Store
 
-    path = db or default_db_path()
-    if not Path(path).exists():
-        raise CipherbenchError(f"no results database at {path}; run `cipherbench run` first")
-    written = write_report(Store(path), out_dir)
+    written = write_report(Store(_existing_db(db)), out_dir)
     for item in written:
         click.echo(str(item))
 
@@ -232,14 +246,13 @@ def report(out_dir: Path, db: Path | None) -> None:
               help="Liberty file (default: $CIPHERBENCH_LIBERTY, $PDK_ROOT).")
 @click.option("--points", default=7, show_default=True,
               help="Syntheses on the curve: the area end, the speed end and N-2 delay targets.")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Results database (default: $CIPHERBENCH_DB or results/cipherbench.sqlite).")
+@_db_option
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("characterization"), show_default=True,
               help="Folder for the component's RTL, curve.png/.svg and curve.json.")
 @click.option("--force", is_flag=True, help="Recompute even cached points.")
 def characterize(component: str | None, list_components: bool, liberty: Path | None,
-                 points: int, db: Path | None, out_dir: Path, force: bool) -> None:
+                 points: int, db: str | None, out_dir: Path, force: bool) -> None:
     """Sweep COMPONENT's area-delay curve on the ASIC flow and pick five speed grades."""
     from .characterize import characterize as run_characterize, format_table
     from .components.catalog import CATALOG, get_component
@@ -268,6 +281,55 @@ def characterize(component: str | None, list_components: bool, liberty: Path | N
         click.echo(line)
     for kind in ("png", "svg", "json"):
         click.echo(f"{kind}: {result.outputs[kind]}")
+
+
+@main.command("export")
+@_db_option
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default=None,
+              help="json: full records; csv: one flattened line per result "
+                   "(default: from -o's suffix, else json).")
+@click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="File to write (default: standard output).")
+@click.option("--design", default=None, metavar="GLOB",
+              help="Only designs matching, e.g. 'aes-*'.")
+@click.option("--target", default=None, metavar="GLOB", help="Only targets matching, e.g. 'asic:*'.")
+def export_cmd(db: str | None, fmt: str | None, out_path: Path | None, design: str | None,
+               target: str | None) -> None:
+    """Write every result with its provenance as JSON (for `import`) or CSV."""
+    from .store import Store
+    from .store.transfer import export_document, to_csv, to_json
+
+    fmt = fmt or ("csv" if out_path is not None and out_path.suffix.lower() == ".csv" else "json")
+    with Store(_existing_db(db)) as store:
+        document = export_document(store, design=design, target=target)
+    text = to_csv(document) if fmt == "csv" else to_json(document)
+    count = len(document["results"])
+    if out_path is None:
+        click.echo(text, nl=False)
+        return
+    _write_atomically(out_path, text)
+    click.echo(f"{count} results from {document['exported']['store']} -> {out_path} ({fmt})")
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@_db_option
+@click.option("--replace", is_flag=True,
+              help="On a conflict (same cache key, different figures) keep the imported row.")
+def import_cmd(file: Path, db: str | None, replace: bool) -> None:
+    """Merge a JSON export (from `cipherbench export`) into the results database, in one
+    transaction: new cache keys are added, identical rows skipped, conflicts reported."""
+    from .store import Store
+    from .store.transfer import read_export
+
+    # The whole file is checked before the database is opened: a bad file writes nothing.
+    results = read_export(file)
+    with Store(db) as store:
+        outcome = store.merge(results, replace=replace)
+    verdict = "replaced by the import" if replace else "kept ours; --replace takes theirs"
+    for line in outcome.conflicts:
+        click.echo(f"  conflict ({verdict}): {line}", err=True)
+    click.echo(f"{outcome.line()} from {file}")
 
 
 if __name__ == "__main__":  # pragma: no cover
