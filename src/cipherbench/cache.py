@@ -21,7 +21,8 @@ def design_dir(spec: DesignSpec) -> Path:
     """The cache folder of a design: keyed by its canonical spec and the generator's digest."""
     from .generate import generator_digest
 
-    key = hashlib.sha256(f"{spec.canonical()}|{generator_digest()}".encode()).hexdigest()[:16]
+    text = f"{spec.canonical()}|{generator_digest(spec)}"
+    key = hashlib.sha256(text.encode()).hexdigest()[:16]
     return cache_root() / "designs" / f"{spec.slug}-{key}"
 
 

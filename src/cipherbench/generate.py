@@ -20,6 +20,7 @@ from . import __version__
 from .arch.base import CoreOptions
 from .arch.registry import ARCHITECTURES
 from .ciphers.registry import ciphers
+from .digest import design_digest, source_digest
 from .interface import CoreShape
 from .rtl import to_verilog
 from .spec import DesignSpec, parse
@@ -36,22 +37,12 @@ GENERATOR_SOURCES = ("arch", "ciphers", "components", "interface.py", "rtl.py", 
 MEASUREMENT_SOURCES = ("flows", "metrics.py", "tools.py")
 
 
-def source_digest(parts: tuple[str, ...]) -> str:
-    root = Path(__file__).parent
-    digest = hashlib.sha256(__version__.encode())
-    for part in parts:
-        base = root / part
-        paths = sorted(base.rglob("*")) if base.is_dir() else [base]
-        for path in paths:
-            if path.suffix in (".py", ".cpp", ".txt") and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 @lru_cache(maxsize=None)
-def generator_digest() -> str:
-    """Hash of the generator's own source."""
+def generator_digest(spec: DesignSpec | None = None) -> str:
+    """Hash of the sources that decide ``spec``'s design (its cipher, architecture and what they
+    import: digest.py), or of every generator source when no spec is given."""
+    if spec is not None:
+        return design_digest(spec.cipher, spec.arch)
     return source_digest(GENERATOR_SOURCES)
 
 

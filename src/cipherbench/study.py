@@ -229,7 +229,8 @@ def _inputs_digest(job: Job, flow: Any) -> str:
     """Everything besides design/target/settings that decides the figures."""
     from .generate import generator_digest, measurement_digest
 
-    parts = [generator_digest(), measurement_digest(), __version__, *_tool_versions(job.target)]
+    parts = [generator_digest(job.design), measurement_digest(), __version__,
+             *_tool_versions(job.target)]
     liberty = job.target.settings.get("liberty")
     if liberty:
         parts.append(_file_sha256(Path(liberty)))
@@ -266,7 +267,7 @@ def _provenance(job: Job, tools: dict[str, str], inputs: str, key: str,
         "flow": job.target.flow,
         "settings": job.target.settings,
         "cipherbench": __version__,
-        "generator_digest": generator_digest(),
+        "generator_digest": generator_digest(job.design),
         "git": _git_hash(),
         "tools": tools,
         "inputs_digest": inputs,

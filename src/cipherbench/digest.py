@@ -1,0 +1,125 @@
+"""Source digests: which source files decide a generated design, hashed for cache keys.
+
+A design's Verilog and cycle counts depend on the generator's common code (spec, interface, RTL
+conversion, the simulation harness), on its architecture and on its cipher's folder, and on
+whatever those import inside the package (Camellia's composite S-box imports AES components, TDEA
+imports DES). The digest of a design hashes exactly that: the common sources plus the closure of
+relative imports from its architecture module and cipher folder, found statically with ``ast``
+(imports inside functions included). Editing Twofish then leaves every cached AES result valid,
+and editing a component invalidates only the designs that use it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from . import __version__
+
+PACKAGE_ROOT = Path(__file__).parent
+PACKAGE = PACKAGE_ROOT.name  # "cipherbench"
+_HASHED_SUFFIXES = (".py", ".cpp", ".txt")
+
+# Sources every design depends on (paths relative to the package; folders taken whole).
+COMMON_SOURCES = ("__init__.py", "interface.py", "rtl.py", "yosys_runner.py", "generate.py",
+                  "spec.py", "digest.py", "verify/sim.py", "verify/measure.py", "verify/tb",
+                  "arch/__init__.py", "arch/base.py", "arch/registry.py", "ciphers/__init__.py",
+                  "ciphers/base.py", "ciphers/registry.py")
+
+
+def _files(part: str) -> list[Path]:
+    base = PACKAGE_ROOT / part
+    paths = sorted(base.rglob("*")) if base.is_dir() else [base]
+    return [p for p in paths if p.is_file() and p.suffix in _HASHED_SUFFIXES
+            and "__pycache__" not in p.parts]
+
+
+def _module_file(dotted: list[str]) -> list[Path]:
+    """The file(s) of a module inside the package: ``[ciphers, aes, hw]`` -> ciphers/aes/hw.py,
+    plus the ``__init__.py`` of every package on the way (importing runs them)."""
+    found = []
+    for depth in range(1, len(dotted) + 1):
+        init = PACKAGE_ROOT.joinpath(*dotted[:depth], "__init__.py")
+        if init.is_file():
+            found.append(init)
+    module = PACKAGE_ROOT.joinpath(*dotted[:-1], dotted[-1] + ".py") if dotted else None
+    if module is not None and module.is_file():
+        found.append(module)
+    return found
+
+
+def _imports(path: Path) -> list[Path]:
+    """Package files imported by ``path`` (relative imports and ``cipherbench.`` ones)."""
+    if path.suffix != ".py":
+        return []
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError):
+        return []
+    # The package a relative import starts from: the folder of the file (for an __init__.py,
+    # the package it defines, which is the same folder).
+    package = list(path.relative_to(PACKAGE_ROOT).parent.parts)
+    found: list[Path] = []
+    for node in ast.walk(tree):
+        targets: list[list[str]] = []
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+            elif node.module and node.module.split(".")[0] == PACKAGE:
+                base = []
+            else:
+                continue
+            module = (node.module or "").split(".") if node.module else []
+            if not node.level and module:
+                module = module[1:]  # drop "cipherbench"
+            targets.append(base + module)
+            # ``from . import hw`` / ``from ..components import aes_sbox``: names may be modules.
+            targets += [base + module + [alias.name] for alias in node.names]
+        elif isinstance(node, ast.Import):
+            targets += [name.name.split(".")[1:] for name in node.names
+                        if name.name.split(".")[0] == PACKAGE]
+        for dotted in targets:
+            found += _module_file([part for part in dotted if part])
+    return found
+
+
+def import_closure(seeds: list[Path]) -> list[Path]:
+    """Every package file reachable from ``seeds`` through imports, sorted."""
+    seen: set[Path] = set()
+    todo = list(seeds)
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo += [p for p in _imports(path) if p not in seen]
+    return sorted(seen)
+
+
+def hash_files(paths: list[Path]) -> str:
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(set(paths)):
+        digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def source_digest(parts: tuple[str, ...]) -> str:
+    """Hash of the given sources (files or whole folders), without following imports."""
+    return hash_files([p for part in parts for p in _files(part)])
+
+
+@lru_cache(maxsize=None)
+def design_sources(cipher: str, arch: str) -> tuple[Path, ...]:
+    """The files that decide a design of ``cipher`` built by architecture ``arch``."""
+    seeds = [p for part in COMMON_SOURCES for p in _files(part)]
+    seeds += _files(f"ciphers/{cipher}") + _files(f"arch/{arch}.py")
+    return tuple(import_closure(seeds))
+
+
+@lru_cache(maxsize=None)
+def design_digest(cipher: str, arch: str) -> str:
+    """Hash of :func:`design_sources`: part of every cache key of such a design."""
+    return hash_files(list(design_sources(cipher, arch)))
