@@ -87,3 +87,76 @@ def test_variants_verify_and_count(design: str, expected: dict) -> None:
     only = json.loads((folder / "manifest.json").read_text())["cycles_by_key_size"]
     for name, value in expected.items():
         assert only[str(spec.key_sizes[0])][name] == value
+
+
+# --- narrow datapaths (ciphers/serpent/narrow.py): Fischer's fair (64-bit) and minimum (16-bit) ---
+
+KEY_ROUNDS = ROUNDS + 1  # whitening + 32 rounds, or Fischer's 33 key-mixing rounds
+
+
+def _narrow_counts(width: int, keys: str) -> dict:
+    """Predicted cycles: 33 rounds of 128/width clocks after the load clock; keys=rewind walks the
+    prekey window back (encryption, 33 clocks after the result) or runs it up (decryption, 33
+    clocks before the rounds); keys=stored runs the run-up once per key (1 + 33)."""
+    main = KEY_ROUNDS * 128 // width
+    if keys == "stored":
+        return {"latency": 1 + main, "latency_decrypt": 1 + main,
+                "initiation_interval": 1 + main, "cycles_per_chained_block": 1 + main,
+                "key_setup_encrypt": 0, "key_setup_decrypt": 1 + KEY_ROUNDS, "algorithm_setup": 0}
+    # Encryption: 1 + main + 33 (rewind); decryption: 1 + 33 (run-up) + main: the same interval.
+    return {"latency": 1 + main, "latency_decrypt": 1 + KEY_ROUNDS + main,
+            "initiation_interval": 1 + main + KEY_ROUNDS,
+            "cycles_per_chained_block": 1 + main + KEY_ROUNDS,
+            "key_setup_encrypt": 0, "key_setup_decrypt": 0, "algorithm_setup": 0}
+
+
+@pytest.mark.parametrize("design", ["serpent-128/narrow:width=64", "serpent/narrow:width=16"])
+def test_narrow_every_vector_set_both_directions_and_random(design: str) -> None:
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=1000)
+    assert report.failed == 0
+    counts = {s.name: s.passed for s in report.sets}
+    assert counts["serpent-spec"] == {1: 12, 3: 26}[len(spec.key_sizes)]
+    assert any(name.startswith("random") and n == 1000 for name, n in counts.items())
+    if kat_root() is not None:
+        for bits in spec.key_sizes:
+            name, blocks = NESSIE[bits]
+            assert counts[name] == blocks
+        assert counts["ecb_tbl"] == 512 * len(spec.key_sizes)
+
+
+@pytest.mark.parametrize("design, width, keys", [
+    ("serpent-128/narrow:width=64", 64, "rewind"),     # Fischer's fair: 66 clocks of rounds
+    ("serpent/narrow:width=16", 16, "rewind"),         # Fischer's minimum: 264
+    ("serpent-128/narrow:width=64,keys=stored", 64, "stored"),
+])
+def test_narrow_cycle_counts(design: str, width: int, keys: str) -> None:
+    counts = _counts(design)
+    assert set(counts) == {str(bits) for bits in parse(design).key_sizes}
+    for per_size in counts.values():
+        assert per_size == _narrow_counts(width, keys)
+
+
+# The other widths, key sizes and one-direction cores: three more builds (--runslow).
+@pytest.mark.slow
+@pytest.mark.parametrize("design", [
+    "serpent-256/narrow:width=32,keys=stored",
+    "serpent-192/narrow:width=8,ops=encrypt",
+    "serpent-128/narrow:width=16,ops=decrypt,keys=stored",
+])
+def test_narrow_variants_verify(design: str) -> None:
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=300)
+    assert report.failed == 0 and report.passed >= 300
+
+
+def test_narrow_shares_width_over_four_lanes() -> None:
+    """w/4 lanes per direction and w/4 key lanes; the manifest's predictions are the measured."""
+    folder = ensure_design(parse("serpent-128/narrow:width=16"))
+    manifest = json.loads((folder / "manifest.json").read_text())
+    described = manifest["parameters"]
+    assert described["data_sbox_lanes"] == 8 and described["key_schedule_sbox_lanes"] == 4
+    assert described["clocks_per_round"] == 8
+    measured = manifest["cycles_by_key_size"]["128"]
+    assert described["encrypt_latency"] == measured["latency"] == 265
+    assert described["decrypt_latency"] == measured["latency_decrypt"] == 298

@@ -15,6 +15,7 @@ from amaranth.sim import Simulator
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.twofish import hw, model
 from cipherbench.errors import CipherbenchError
+from cipherbench.generate import build_core
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
 from cipherbench.verify.vectors import kat_root
@@ -160,3 +161,119 @@ def test_subkey_pair_hardware_matches_the_model() -> None:
     sim.add_testbench(bench)
     sim.run()
     assert got == expected
+
+
+# --- narrow datapaths (ciphers/twofish/narrow.py): one g shared by both halves -----------------
+
+# Clocks of the block: width=64, 20 subkey pairs of two clocks (g(R0) and h(2p rho, Me), then
+# g(R1 <<< 8) and h((2p+1) rho, Mo) with the round); width=32, one h for all four: 4 whitening
+# pairs of two clocks and 16 rounds of four; width=8, that h one byte per clock (x4), and the
+# RS code one key byte per clock in a key setup.
+NARROW_MAIN = {64: 20 * 2, 32: 4 * 2 + 16 * 4, 8: 4 * 8 + 16 * 16}
+
+
+@pytest.mark.parametrize("design", ["twofish-128/narrow:width=64", "twofish/narrow:width=32",
+                                    "twofish/narrow:width=8"])
+def test_narrow_every_vector_set_both_directions_and_random(design: str) -> None:
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=1000)
+    assert report.failed == 0
+    counts = {s.name: s.passed for s in report.sets}
+    sizes = len(spec.key_sizes)
+    assert counts["twofish-spec"] == 8 * sizes
+    assert any(name.startswith("random") and n == 1000 for name, n in counts.items())
+    if kat_root() is not None:
+        assert counts["ecb_ival"] == 12 * sizes
+        assert counts["twofish"] == {1: 610, 3: 2214}[sizes]
+
+
+@pytest.mark.parametrize("design, width", [
+    ("twofish-128/narrow:width=64", 64), ("twofish/narrow:width=32", 32),
+    ("twofish/narrow:width=8", 8),
+])
+def test_narrow_cycle_counts(design: str, width: int) -> None:
+    counts = _counts(design)
+    assert set(counts) == {str(bits) for bits in parse(design).key_sizes}
+    clocks = 1 + NARROW_MAIN[width]  # the load clock, then the block
+    for bits, per_size in counts.items():
+        # The key words never change: no run-up, no rewind. width=8 computes the S words once
+        # per key (and direction), one key byte per clock: the waiting block's clock + 8k.
+        setup = 1 + 8 * (int(bits) // 64) if width == 8 else 0
+        assert per_size == {
+            "latency": clocks, "latency_decrypt": clocks, "initiation_interval": clocks,
+            "cycles_per_chained_block": clocks, "key_setup_encrypt": setup,
+            "key_setup_decrypt": setup, "algorithm_setup": 0,
+        }
+
+
+def test_serial_rs_is_the_remainder_by_the_generator_polynomial() -> None:
+    """width=8's RS: key bytes m_{8i+7} .. m_{8i} through the 4-byte shift register with g(x)'s
+    coefficients give the model's S_i (the hardware's word byte j is the coefficient of x^j)."""
+    from cipherbench.ciphers.twofish.narrow import RS_GENERATOR
+
+    def times(a: int, b: int) -> int:
+        return model.gf_mul(a, b, model.RS_POLYNOMIAL)
+
+    key = bytes(range(0x31, 0x31 + 32))
+    for i in range(4):
+        word = 0
+        for byte in reversed(key[8 * i:8 * i + 8]):
+            feedback = (word >> 24) ^ byte
+            word = (word << 8) & 0xFFFFFFFF
+            for j, c in enumerate(RS_GENERATOR):
+                word ^= times(c, feedback) << 8 * j
+        assert word == model.rs_multiply(key[8 * i:8 * i + 8])
+
+
+# One-direction cores, other key sizes, table q: two more builds (--runslow).
+@pytest.mark.slow
+@pytest.mark.parametrize("design", ["twofish-256/narrow:width=64,ops=decrypt,q=table",
+                                    "twofish-192/narrow:width=8,ops=encrypt"])
+def test_narrow_one_direction_verifies(design: str) -> None:
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=300)
+    assert report.failed == 0 and report.passed >= 300
+
+
+def test_byte_lane_chain_and_mds_column_match_the_model() -> None:
+    """width=8's byte lane: byte position i's q chain with the stage key bytes, then MDS column
+    i, for every position and byte value under a 256-bit key's S words (the model's s_i and
+    column i; h is the XOR of the four positions' columns)."""
+    from cipherbench.ciphers.twofish.model import _MDS_COLUMNS, _sbox_byte
+    from cipherbench.ciphers.twofish.narrow import _chain_byte, _mds_column
+
+    s_words = (0x01234567, 0x89ABCDEF, 0x0F1E2D3C, 0x4B5A6978)
+    m = Module()
+    x, index = Signal(8), Signal(2)
+    start = hw.ChainStart((4,), {4: Const(1, 1)})
+    key_bytes = [Const(w, 32).word_select(index, 8) for w in s_words]
+    column = _mds_column(m, _chain_byte(m, x, key_bytes, index, start, "nibble"), index)
+    got: list[int] = []
+
+    async def bench(ctx) -> None:
+        for i in range(4):
+            for value in range(256):
+                ctx.set(index, i)
+                ctx.set(x, value)
+                got.append(ctx.get(column))
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    assert got == [_MDS_COLUMNS[i][_sbox_byte(i, value, s_words)]
+                   for i in range(4) for value in range(256)]
+
+
+@pytest.mark.parametrize("design, message", [
+    ("twofish-128/narrow:width=16", "twofish has no 16-bit datapath; valid widths: 64, 32, 8"),
+    ("twofish-128/narrow:width=64,whiten=fold", "drop whiten= and subkeys="),
+])
+def test_narrow_refusals_are_one_line(design: str, message: str) -> None:
+    with pytest.raises(CipherbenchError, match=message) as info:
+        build_core(parse(design))
+    assert "\n" not in str(info.value)
+
+
+def test_narrow_keys_stored_is_refused_by_the_spec() -> None:
+    with pytest.raises(CipherbenchError, match="keys"):
+        parse("twofish-128/narrow:keys=stored")

@@ -86,9 +86,11 @@ def unpack(value: Value, count: int) -> list[Value]:
 
 def sbox_layer(m: Module, words: list[Value], index: Value, table: tuple[int, ...],
                prefix: str) -> list[Value]:
-    """32 lanes of a 7-input table: lane j maps bit j of the four words, with ``index``."""
-    outs = [Signal(WORD, name=f"{prefix}_y{b}") for b in range(4)]
-    for j in range(WORD):
+    """One lane of a 7-input table per bit of the words (32 for a round; fewer for a slice of
+    one, ciphers/serpent/narrow.py): lane j maps bit j of the four words, with ``index``."""
+    lanes = len(words[0])
+    outs = [Signal(lanes, name=f"{prefix}_y{b}") for b in range(4)]
+    for j in range(lanes):
         lane_in = Signal(4 + INDEX_BITS, name=f"{prefix}_in{j}")
         lane_out = Signal(4, name=f"{prefix}_out{j}")
         m.d.comb += lane_in.eq(Cat(words[0][j], words[1][j], words[2][j], words[3][j], index))

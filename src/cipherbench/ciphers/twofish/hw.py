@@ -219,7 +219,8 @@ def key_words(key: Value, count: int) -> list[Value]:
 # --- the round ------------------------------------------------------------------------------------
 
 
-def keyed_pht(m: Module, t0: Value, t1: Value, k0: Value, k1: Value) -> tuple[Value, Value]:
+def keyed_pht(m: Module, t0: Value, t1: Value, k0: Value, k1: Value,
+              adder: str = ADDER) -> tuple[Value, Value]:
     """F's outputs t0 + t1 + K_{2r+8} and t0 + 2 t1 + K_{2r+9}: a carry-save level folds the
     subkey in, so each output costs one adder (PHT and key addition would be two in series)."""
     twice = Cat(Const(0, 1), t1[:WORD - 1])
@@ -228,7 +229,7 @@ def keyed_pht(m: Module, t0: Value, t1: Value, k0: Value, k1: Value) -> tuple[Va
         total = wire(m, t0 ^ b ^ k, f"f{n}_sum")
         carry = wire(m, Cat(Const(0, 1), ((t0 & b) | (t0 & k) | (b & k))[:WORD - 1]),
                      f"f{n}_carry")
-        outs.append(wire(m, add(m, total, carry, Const(0, 1), ADDER, prefix=f"f{n}_"), f"f{n}"))
+        outs.append(wire(m, add(m, total, carry, Const(0, 1), adder, prefix=f"f{n}_"), f"f{n}"))
     return outs[0], outs[1]
 
 
