@@ -332,5 +332,29 @@ def import_cmd(file: Path, db: str | None, replace: bool) -> None:
     click.echo(f"{outcome.line()} from {file}")
 
 
+@main.command("software")
+@click.option("--cipher", "cipher_names", multiple=True, metavar="NAME",
+              help="Only this cipher (repeatable; default: every cipher of `cipherbench list`).")
+@click.option("--seconds", default=1.0, show_default=True,
+              help="Time per cipher and source (OpenSSL rounds it to whole seconds, at least 1).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable: host, figures and notes.")
+def software_cmd(cipher_names: tuple[str, ...], seconds: float, as_json: bool) -> None:
+    """Measure the software baseline on this CPU: Mbps and cycles per byte, one core, ECB
+    encryption, via OpenSSL, Crypto++ and the reference models (docs/software.md). Stores nothing."""
+    from .ciphers.registry import ciphers
+    from .software import format_table, measure_baseline, to_json
+
+    known = list(ciphers())
+    unknown = [name for name in cipher_names if name not in known]
+    if unknown:
+        raise CipherbenchError(f"unknown cipher {unknown[0]!r}; known: {', '.join(known)}")
+    if seconds <= 0:
+        raise CipherbenchError(f"--seconds must be positive, not {seconds:g}")
+    chosen = list(dict.fromkeys(cipher_names)) or known
+    # Everything is measured before anything is printed: an interrupted run prints nothing.
+    baseline = measure_baseline(chosen, seconds, say=_progress)
+    click.echo(to_json(baseline) if as_json else "\n".join(format_table(baseline)))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
