@@ -20,7 +20,7 @@ from .arch.registry import ARCHITECTURES, COMMON_PARAMS, ArchInfo
 from .ciphers.registry import CipherInfo, Param, ciphers
 from .errors import CipherbenchError
 
-_SPEC_RE = re.compile(r"^(?P<cipher>[a-z0-9]+?)(?:-(?P<bits>\d+))?/(?P<arch>[a-z0-9_-]+)"
+_SPEC_RE = re.compile(r"^(?P<cipher>[a-z0-9]+?)(?:-(?P<bits>[0-9]+))?/(?P<arch>[a-z0-9_-]+)"
                       r"(?::(?P<params>.*))?$")
 
 
@@ -96,9 +96,9 @@ def parse(text: str) -> DesignSpec:
         raise CipherbenchError(f"{cipher.name} has no {arch.name} architecture; valid: "
                                f"{', '.join(cipher.architectures)}")
     if match["bits"]:
-        bits = int(match["bits"])
+        bits = _key_bits(match["bits"])
         if bits not in cipher.key_sizes:
-            raise CipherbenchError(f"{cipher.name} has no {bits}-bit key; valid: "
+            raise CipherbenchError(f"{cipher.name} has no {match['bits'][:12]}-bit key; valid: "
                                    f"{', '.join(map(str, cipher.key_sizes))}")
         key_sizes, single = (bits,), True
     else:
@@ -107,6 +107,12 @@ def parse(text: str) -> DesignSpec:
     if cipher.hardware is None:
         raise CipherbenchError(f"{cipher.name} has a reference model but no hardware yet")
     return DesignSpec(cipher.name, key_sizes, single, arch.name, params)
+
+
+def _key_bits(digits: str) -> int | None:
+    """The key size of ASCII ``digits``; None for numbers too long to be one (and for int()'s limit)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 9 else None
 
 
 def _parse_params(text: str | None, defs: dict[str, Param], spec: str) -> tuple[tuple[str, str], ...]:

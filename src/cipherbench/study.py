@@ -71,6 +71,8 @@ def load_study(path: Path) -> Study:
         raise CipherbenchError(f"study file {path} not found") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise CipherbenchError(f"{path}: not valid TOML: {exc}") from exc
+    except (OSError, ValueError) as exc:  # a folder, no permission, a NUL in the name, ...
+        raise CipherbenchError(f"study file {path}: cannot read it ({exc}); name a TOML file") from exc
     unknown = sorted(set(data) - _KNOWN_KEYS)
     if unknown:
         raise CipherbenchError(f"{path}: unknown key(s) {', '.join(unknown)}; valid: "
@@ -82,9 +84,13 @@ def load_study(path: Path) -> Study:
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise CipherbenchError(f"{path}: 'targets' must be a list of target names")
     goals = data.get("asic_goals", list(ASIC_GOALS))
-    if not isinstance(goals, list) or not set(goals) <= set(ASIC_GOALS) or not goals:
+    if not isinstance(goals, list) or not goals or not all(g in ASIC_GOALS for g in goals):
         raise CipherbenchError(f"{path}: 'asic_goals' must be a list of {', '.join(ASIC_GOALS)}")
     liberty = data.get("liberty")
+    for key, kind, what in (("name", str, "a string"), ("liberty", str, "a path string"),
+                            ("skip_unavailable", bool, "true or false")):
+        if key in data and not isinstance(data[key], kind):
+            raise CipherbenchError(f"{path}: '{key}' must be {what}")
     return Study(
         name=str(data.get("name", Path(path).stem)),
         designs=tuple(parse(d) for d in designs),

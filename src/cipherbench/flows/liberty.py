@@ -286,8 +286,8 @@ def _truth_table(cell: Cell) -> tuple[int, ...] | None:
             int(evaluate(outputs[0].function, dict(zip(names, values))))
             for values in product((False, True), repeat=len(names))
         )
-    except ValueError:
-        return None  # a function we cannot read: not a candidate
+    except (ValueError, RecursionError):
+        return None  # a function we cannot read (or nested too deeply to read): not a candidate
 
 
 def _is_nand2(cell: Cell) -> bool:

@@ -52,12 +52,12 @@ from cipherbench.errors import CipherbenchError
 from .vectors import VectorCase
 
 _HEX = re.compile(r"[0-9A-Fa-f]+")
-_ASSIGNMENT = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_^\[\] -]*?)\s*=\s*(.*?)\s*$")
+_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_^\[\] -]*")
 _KEYSIZE_LINE = re.compile(r"^(?:[A-Za-z]+:\s*)?KEYSIZE\s*=\s*(\S*)\s*$")
 # Intermediate values of ecb_iv.txt (Serpent), ecb_ivt.txt (MARS) and ecb_ival.txt (Twofish): skipped.
 _INTERMEDIATE = re.compile(r"^(?:R|Rinv|SK|SK\^|IV\d+|LONG_KEY)(?:\[\s*-?\d+\s*\])?\s*[:=]")
-_NESSIE_VECTOR = re.compile(r"^Set\s+(\d+),\s*vector#\s*(\d+):$")
-_NESSIE_ITERATED = re.compile(r"^Iterated\s+(\d+)\s+times$")
+_NESSIE_VECTOR = re.compile(r"^Set\s+([0-9]+),\s*vector#\s*([0-9]+):$")
+_NESSIE_ITERATED = re.compile(r"^Iterated\s+([0-9]+)\s+times$")
 _SUBMISSION_FIELDS = ("KEY", "IV", "PT", "CT")
 
 
@@ -127,7 +127,10 @@ def _read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise CipherbenchError(f"{path}: cannot read the vector file ({exc.strerror or exc})") from exc
+        name = str(path) if str(path).isprintable() else repr(str(path))  # keep the message one line
+        raise CipherbenchError(f"{name}: cannot read the vector file ({exc.strerror or exc})") from exc
+    except ValueError as exc:  # e.g. a NUL character in the name
+        raise CipherbenchError(f"{str(path)!r}: not a usable file name ({exc})") from exc
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -179,6 +182,11 @@ def _both_directions(
         cases.append(VectorCase(key, p, c, False, label))
         cases.append(VectorCase(key, c, p, True, label))
     return cases
+
+
+def _is_decimal(value: str) -> bool:
+    """ASCII digits only, and few enough for int() (which refuses 4,300 digits and reads '²' wrong)."""
+    return value.isascii() and value.isdigit() and len(value) <= 9
 
 
 def _check_block_bytes(block_bytes: int) -> None:
@@ -243,23 +251,24 @@ class _SubmissionParser:
         return self.kat
 
     def _start_section(self, value: str, where: str) -> None:
-        if not value.isdigit() or int(value) % 32 or not int(value):
+        if not _is_decimal(value) or int(value) % 32 or not int(value):
             raise _fail(where, f"KEYSIZE is {_shorten(value)!r}", "a key size in bits such as 128")
         self._close()
         self.key_bits = int(value)
         self.defaults = {}
 
     def _assignment(self, line: str, number: int, where: str) -> None:
-        match = _ASSIGNMENT.match(line)
-        if not match:
+        # Split at the first "=" and check the name (a regex over both sides is quadratic in long lines).
+        name, _, value = (part.strip() for part in line.partition("="))
+        if not _FIELD_NAME.fullmatch(name):
             raise _fail(where, f"unreadable line {_shorten(line)!r}", "NAME=VALUE")
-        name, value = match.group(1).strip().upper(), match.group(2)
+        name = name.upper()
         if self.key_bits is None:
             raise _fail(where, f"{name}= before any KEYSIZE= line", "KEYSIZE=n to open each section")
         if name == "I":
             self._close()
             index = value.split()[0] if value.split() else ""
-            if not index.isdigit():
+            if not _is_decimal(index):
                 raise _fail(where, f"I is {_shorten(value)!r}", "a decimal record number")
             self.paragraph = _Paragraph(number, value)
             return
@@ -370,6 +379,8 @@ def _nessie_vectors(path: Path, text: str) -> list[_NessieVector]:
         if line.startswith(("Test vectors", "End of")) or (line and set(line) == {"="}):
             current = None  # a set heading or the end: the vector before it is complete
         elif header:
+            if not _is_decimal(header.group(2)):
+                raise _fail(where, f"vector number {_shorten(header.group(2))}", "at most 9 digits")
             current = _NessieVector(
                 number, f"{path.name}:{number} set {header.group(1)} vector {int(header.group(2))}"
             )
@@ -393,6 +404,8 @@ def _nessie_cases(path: Path, vector: _NessieVector, kat: KatFile) -> None:
         data = _hex(value, where, name)
         repeated = _NESSIE_ITERATED.match(name)
         if repeated:
+            if not _is_decimal(repeated.group(1)):
+                raise _fail(where, f"iteration count {_shorten(repeated.group(1))}", "at most 9 digits")
             iterations.append((int(repeated.group(1)), data))
         elif name in ("key", "plain", "cipher", "decrypted", "encrypted"):
             values[name] = data

@@ -62,7 +62,10 @@ def _read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise CipherbenchError(f"{path}: cannot read the vector file ({exc.strerror or exc})") from exc
+        name = str(path) if str(path).isprintable() else repr(str(path))  # keep the message one line
+        raise CipherbenchError(f"{name}: cannot read the vector file ({exc.strerror or exc})") from exc
+    except ValueError as exc:  # e.g. a NUL character in the name
+        raise CipherbenchError(f"{str(path)!r}: not a usable file name ({exc})") from exc
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -221,8 +224,8 @@ class _RspParser:
     def _start_record(self, value: str, number: int, where: str) -> None:
         if self.section is None:
             raise _fail(where, "COUNT before any section", "[ENCRYPT] or [DECRYPT] first")
-        if not value.isdigit():
-            raise _fail(where, f"COUNT is {_shorten(value)!r}", "a decimal record number")
+        if not (value.isascii() and value.isdigit()) or len(value) > 9:
+            raise _fail(where, f"COUNT is {_shorten(value)!r}", "a decimal record number (at most 9 digits)")
         self._close_record()
         self.record = _Record(int(value), number, _SECTIONS[self.section], self.section)
 
