@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,15 +29,48 @@ def design_dir(spec: DesignSpec) -> Path:
 
 
 def ensure_design(spec: DesignSpec, progress: Callable[[str], None] | None = None) -> Path:
-    """Generate (and measure) a design unless an identical one is cached; return its folder."""
+    """Generate (and measure) a design unless an identical one is cached; return its folder.
+
+    Safe when several processes race for the same design: each builds in a private folder and
+    publishes it with one rename; a loser keeps the winner's folder (never deletes a folder that
+    another process may be reading) and discards its own.
+    """
     from .generate import generate
 
     folder = design_dir(spec)
-    manifest = folder / "manifest.json"
-    if manifest.exists() and "latency" in _read(manifest):
+    if _complete(folder):
         return folder
-    generate(spec, folder, progress=progress)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    private = Path(tempfile.mkdtemp(prefix=f".{folder.name}.build.", dir=folder.parent))
+    try:
+        built = private / "design"
+        generate(spec, built, progress=progress)
+        _retire_stale(folder, private)
+        try:
+            built.rename(folder)
+        except OSError:
+            if not _complete(folder):  # not a lost race: a real error
+                raise
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
     return folder
+
+
+def _complete(folder: Path) -> bool:
+    """A finished design: its manifest has the measured cycle counts (the last thing written)."""
+    manifest = folder / "manifest.json"
+    return manifest.exists() and "latency" in _read(manifest)
+
+
+def _retire_stale(folder: Path, private: Path) -> None:
+    """Move an incomplete or outdated folder out of the way (atomically, so a racer that already
+    published a complete one is left alone)."""
+    if not folder.exists() or _complete(folder):
+        return
+    try:
+        folder.rename(private / "stale")
+    except FileNotFoundError:
+        pass  # another process moved it first
 
 
 def _read(path: Path) -> dict[str, Any]:

@@ -209,17 +209,32 @@ def verify(design: str, random_blocks: int, seed: int) -> None:
 @click.option("--target", "targets", multiple=True,
               help="Override the study's targets (generic, asic, fpga-ecp5, fpga-ice40).")
 @click.option("--force", is_flag=True, help="Recompute even cached results.")
+@click.option("--jobs", "-j", "jobs", type=int, default=None, metavar="N",
+              help="Local worker processes (default: the CPUs this process may use; 1 runs "
+                   "the jobs in order in this process).")
+@click.option("--executor", type=click.Choice(["local", "dask", "dask-local"]), default="local",
+              show_default=True, help="local: a process pool of --jobs workers; dask: an "
+              "existing Dask scheduler (--scheduler); dask-local: a Dask LocalCluster of "
+              "--workers processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler address for --executor dask, e.g. tcp://host:8786.")
+@click.option("--workers", type=int, default=None, metavar="N",
+              help="Worker processes of --executor dask-local (default: the CPUs).")
 def run(study: Path | None, db: str | None, liberty: Path | None, designs: tuple[str, ...],
-        targets: tuple[str, ...], force: bool) -> None:
+        targets: tuple[str, ...], force: bool, jobs: int | None, executor: str,
+        scheduler: str | None, workers: int | None) -> None:
     """Run a study (default: AES-128 and 3-in-1 iterative on every available target)."""
+    from .executor import make_runner
     from .store import Store, default_db_path
     from .study import default_study, load_study, run_study
 
+    location = db or default_db_path()
+    runner = make_runner(executor, location, jobs=jobs, workers=workers, scheduler=scheduler)
     plan = load_study(study) if study else default_study()
     plan = plan.override(designs=designs, targets=targets, liberty=liberty)
     # The store is opened only once the study has been planned and checked, so bad input never
     # leaves a database behind.
-    summary = run_study(plan, lambda: Store(db or default_db_path()), force=force, say=_progress)
+    summary = run_study(plan, lambda: Store(location), force=force, say=_progress, runner=runner)
     click.echo(summary.line())
     if summary.errors:
         sys.exit(EXIT_FAILED_JOBS)

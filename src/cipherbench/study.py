@@ -150,37 +150,70 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
 
 
 def run_study(study: Study, open_store: Callable[[], Any], *, force: bool = False,
-              say: Callable[[str], None] | None = None) -> RunSummary:
-    """Plan (which checks every input), then open the store and run the jobs in order."""
+              say: Callable[[str], None] | None = None, runner: Any = None) -> RunSummary:
+    """Plan (which checks every input), then open the store and run the jobs: in order in this
+    process, or on ``runner`` (an ``executor.Runner``: a local process pool or Dask)."""
     from tqdm import tqdm
 
     started = time.monotonic()
     summary = RunSummary()
     jobs = plan_jobs(study, summary)
+    # Opened here even when workers write: it creates and migrates the database once, before
+    # any worker connects.
     store = open_store()
     with tqdm(total=len(jobs), desc=f"study {study.name}", unit="job", disable=None) as bar:
-        for job in jobs:
-            bar.set_postfix_str(f"{job.design} on {job.target.name}")
-            _run_job(job, store, force, summary, say)
-            bar.update(1)
+        if runner is not None and runner.parallel(len(jobs)):
+            from .executor import run_jobs
+
+            run_jobs(jobs, runner, force=force, summary=summary, bar=bar)
+        else:
+            for job in jobs:
+                bar.set_postfix_str(f"{job.design} on {job.target.name}")
+                _run_job(job, store, force, summary, say)
+                bar.update(1)
     summary.seconds = time.monotonic() - started
     return summary
 
 
-def _run_job(job: Job, store: Any, force: bool, summary: RunSummary,
-             say: Callable[[str], None] | None) -> None:
-    from .store import Result, cache_key
+@dataclass(frozen=True)
+class JobKey:
+    """What identifies a job's result: its cache key and the pieces it is made of."""
+
+    flow: Any
+    settings: dict[str, Any]
+    inputs: str
+    target_id: str
+    key: str
+
+
+def job_key(job: Job) -> JobKey:
+    from .store import cache_key
     from .flows import get_flow
 
     flow = get_flow(job.target.flow)
     settings = dict(job.target.settings)
     inputs = _inputs_digest(job, flow)
     target_id = flow.target_id(settings)
-    key = cache_key(job.design.canonical(), target_id, settings, inputs)
+    return JobKey(flow, settings, inputs, target_id,
+                  cache_key(job.design.canonical(), target_id, settings, inputs))
+
+
+def reusable(existing: Any, force: bool) -> bool:
+    """A stored row that stands for the job: ok, or a design that does not fit a device (a
+    deterministic result of the same inputs, cached like a success). Other failures (tool
+    crashes, timeouts) are retried."""
+    return existing is not None and not force and (existing.ok or _is_expected(existing.reason))
+
+
+def _run_job(job: Job, store: Any, force: bool, summary: RunSummary,
+             say: Callable[[str], None] | None) -> None:
+    from .store import Result
+
+    ident = job_key(job)
+    flow, settings, inputs, target_id, key = (ident.flow, ident.settings, ident.inputs,
+                                              ident.target_id, ident.key)
     existing = store.get(key)
-    if existing is not None and not force and (existing.ok or _is_expected(existing.reason)):
-        # A design that does not fit a device is a deterministic result of the same inputs:
-        # cached like a success. Other failures (tool crashes, timeouts) are retried.
+    if reusable(existing, force):
         summary.cached += 1
         if not existing.ok:
             summary.failed_expected += 1

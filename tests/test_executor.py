@@ -1,0 +1,143 @@
+"""Parallel study runs (issue 6): a local process pool and a real multi-worker Dask cluster give
+the same rows as the sequential run, write each result once, and a rerun recomputes nothing."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cipherbench.errors import CipherbenchError
+from cipherbench.executor import make_runner
+
+# Two DES cores: among the fastest designs to generate and synthesize (~8 s each on one core).
+DESIGNS = ("des-64/iterative", "des-64/iterative:ops=encrypt")
+# Everything but the provenance (dates, host) and the local id: what a job computed.
+FIGURES = "cache_key, design, target, settings, status, reason, measurements, cycles, metrics"
+
+
+def cli(*args: str, cache: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CIPHERBENCH_CACHE": str(cache)}
+    env.pop("CIPHERBENCH_DB", None)
+    return subprocess.run([sys.executable, "-m", "cipherbench.cli", "run", "--target", "generic",
+                           *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=600)
+
+
+def study(*extra: str, designs: tuple[str, ...] = DESIGNS) -> list[str]:
+    return [arg for design in designs for arg in ("--design", design)] + list(extra)
+
+
+def rows(db: Path, columns: str = FIGURES) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(f"select {columns} from results order by cache_key").fetchall()
+
+
+def assert_no_duplicates(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        total, keys = conn.execute("select count(*), count(distinct cache_key) from results").fetchone()
+    assert total == keys == len(DESIGNS)
+
+
+@pytest.fixture(scope="module")
+def sequential(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The reference: today's in-process path (--jobs 1). Returns (design cache, database)."""
+    root = tmp_path_factory.mktemp("sequential")
+    proc = cli(*study("--jobs", "1", "--db", str(root / "seq.sqlite")), cache=root / "cache",
+               cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 ran, 0 cached" in proc.stdout
+    return root / "cache", root / "seq.sqlite"
+
+
+def test_local_pool_same_rows_and_rerun_cached(sequential: tuple[Path, Path],
+                                               tmp_path: Path) -> None:
+    # A fresh design cache: the pool's workers generate the designs themselves.
+    db = tmp_path / "par.sqlite"
+    proc = cli(*study("--jobs", "2", "--db", str(db)), cache=tmp_path / "cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 ran, 0 cached" in proc.stdout
+    assert rows(db) == rows(sequential[1])
+    assert_no_duplicates(db)
+    before = rows(db, "*")
+    again = cli(*study("--jobs", "2", "--db", str(db)), cache=tmp_path / "cache", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "0 ran, 2 cached" in again.stdout
+    assert rows(db, "*") == before  # not even a provenance date rewritten
+
+
+def test_interrupted_study_resumes_without_recomputing(sequential: tuple[Path, Path],
+                                                       tmp_path: Path) -> None:
+    # An interruption leaves the jobs that finished in the store: here, a run of the first design.
+    db = tmp_path / "resume.sqlite"
+    first = cli(*study("--jobs", "2", "--db", str(db), designs=DESIGNS[:1]),
+                cache=sequential[0], cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    done = rows(db, "*")
+    assert len(done) == 1
+    whole = cli(*study("--jobs", "2", "--db", str(db)), cache=sequential[0], cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    assert "1 ran, 1 cached" in whole.stdout
+    assert done[0] in rows(db, "*")  # the finished row untouched
+    assert rows(db) == rows(sequential[1])
+    assert_no_duplicates(db)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="Dask distributed not installed (pip install 'cipherbench[dask]')")
+def test_dask_cluster_same_rows(sequential: tuple[Path, Path], tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import LocalCluster
+
+    # Worker processes inherit this environment: the fresh design cache the jobs must use.
+    monkeypatch.setenv("CIPHERBENCH_CACHE", str(tmp_path / "cache"))
+    db = tmp_path / "dask.sqlite"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        proc = cli(*study("--executor", "dask", "--scheduler", cluster.scheduler_address,
+                          "--db", str(db)), cache=tmp_path / "cache", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert "2 ran, 0 cached" in proc.stdout
+        again = cli(*study("--executor", "dask", "--scheduler", cluster.scheduler_address,
+                           "--db", str(db)), cache=tmp_path / "cache", cwd=tmp_path)
+        assert "0 ran, 2 cached" in again.stdout, again.stderr
+    assert rows(db) == rows(sequential[1])
+    assert_no_duplicates(db)
+
+
+@pytest.mark.parametrize(("kwargs", "fragment"), [
+    ({"kind": "dask"}, "needs --scheduler"),
+    ({"kind": "local", "scheduler": "tcp://h:8786"}, "only for --executor dask"),
+    ({"kind": "local", "jobs": 0}, "--jobs must be at least 1"),
+    ({"kind": "dask-local", "workers": 0}, "--workers must be at least 1"),
+])
+def test_executor_option_errors(kwargs: dict[str, object], fragment: str) -> None:
+    with pytest.raises(CipherbenchError, match=fragment):
+        make_runner(store="x.sqlite", **kwargs)  # type: ignore[arg-type]
+
+
+def test_one_job_or_one_worker_stays_in_process(tmp_path: Path) -> None:
+    runner = make_runner("local", tmp_path / "x.sqlite", jobs=2)
+    assert runner.parallel(2) and not runner.parallel(1)
+    assert not make_runner("local", "x.sqlite", jobs=1).parallel(5)
+    assert Path(make_runner("local", "x.sqlite", jobs=1).store).is_absolute()
+
+
+def test_two_processes_racing_for_one_design_share_it(tmp_path: Path) -> None:
+    """cache.ensure_design publishes with one rename: the loser keeps the winner's folder and
+    leaves no temporary folder behind."""
+    code = ("import sys; from cipherbench.cache import ensure_design; "
+            "from cipherbench.spec import parse; print(ensure_design(parse(sys.argv[1])))")
+    env = {**os.environ, "CIPHERBENCH_CACHE": str(tmp_path / "cache")}
+    racers = [subprocess.Popen([sys.executable, "-c", code, DESIGNS[1]], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    outs = [racer.communicate(timeout=300) for racer in racers]
+    assert all(racer.returncode == 0 for racer in racers), [err for _, err in outs]
+    folders = {out.strip() for out, _ in outs}
+    assert len(folders) == 1
+    assert [p.name for p in (tmp_path / "cache" / "designs").iterdir()] == [Path(*folders).name]
+    assert "latency" in (Path(*folders) / "manifest.json").read_text()
