@@ -147,3 +147,29 @@ def test_planned_key_states_give_the_rfc_subkeys_in_both_directions(bits: int) -
     # The first decryption clock (whitening) already XORs in the key of the second.
     first = bwd[schedule.rounds - 1]
     assert _slice(variables, first, first.next_key) == ops[-1][1]
+
+
+# keys=stored (arch/keymem.py, stored_decryption = "walk"): both walks of the schedule are stored,
+# 2 x (R + 1) fill cycles of key setup in both directions. The 128-bit full pipeline (25 units)
+# takes several minutes to build: the default suite builds the iterative core and a 5-unit ring.
+# The initiation interval of each (the iterative core's: R = 25).
+STORED = {"camellia-128/iterative:keys=stored": 25,
+          "camellia-128/pipelined:keys=stored,stages=5": 5,
+          "camellia-128/pipelined:keys=stored": 1,
+          "camellia/pipelined:keys=stored": 1}
+STORED_DEFAULT = ("camellia-128/iterative:keys=stored",
+                  "camellia-128/pipelined:keys=stored,stages=5")
+
+
+@pytest.mark.parametrize("design", [d if d in STORED_DEFAULT else
+                                    pytest.param(d, marks=pytest.mark.slow) for d in STORED])
+def test_stored_round_keys_iterative_and_pipelines(design: str) -> None:
+    from stored_pipelines import measured_cycles, pipeline_cycles, verify_stored_pipeline
+
+    counts = verify_stored_pipeline(design)
+    sizes = parse(design).key_sizes
+    assert counts["rfc3713"] == 2 * len(sizes)
+    cycles = measured_cycles(design)
+    for bits in sizes:
+        expected = pipeline_cycles(CLOCKS[bits], STORED[design], 2 * (CLOCKS[bits] + 1))
+        assert cycles[str(bits)] == expected, bits

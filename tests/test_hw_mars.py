@@ -13,7 +13,7 @@ import pytest
 from amaranth.hdl import Module, Signal
 from amaranth.sim import Simulator
 
-from cipherbench.arch import iterative
+from cipherbench.arch import keymem
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.mars import hw
 from cipherbench.ciphers.mars.model import FIX_TABLE, fixing_mask
@@ -38,13 +38,13 @@ KEY_SETUP = 4 * (15 + 60) + 34
 
 
 def _fill_takes_rk_valid() -> bool:
-    return "rk_valid" in inspect.getsource(iterative)
+    return "rk_valid" in inspect.getsource(keymem)
 
 
 def test_the_stored_fill_follows_the_key_steps_rk_valid() -> None:
     """The key schedule offers round keys after a run-up (KeyStep.rk_valid); the iterative
     generator's stored fill must write only those (docs/ciphers/mars.md, "Key setup")."""
-    assert _fill_takes_rk_valid(), "arch/iterative.py: the stored fill ignores KeyStep.rk_valid"
+    assert _fill_takes_rk_valid(), "arch/keymem.py: the stored fill ignores KeyStep.rk_valid"
 
 
 def _needs_rk_valid() -> None:
@@ -140,3 +140,27 @@ def test_key_fixing_logic_matches_the_model() -> None:
         amount = prev & 31
         rotated = ((pattern << amount) | (pattern >> (32 - amount))) & 0xFFFFFFFF
         assert got == w ^ (rotated & fixing_mask(w)), hex(word)
+
+
+# Pipelines with stored round keys (pipelined:keys=stored, arch/keymem.py): every unit reads its
+# entry, whose control bits carry the round kind (forward mixing, core, backward mixing). The
+# full 33-unit pipeline (33 multipliers) is long to build, so the default suite builds the 2-unit
+# ring and --runslow adds the full pipeline.
+PIPELINES = {
+    "mars-128/pipelined:keys=stored,stages=2": 17,   # ceil(33/2) passes per block
+    "mars-128/pipelined:keys=stored": 1,
+}
+PIPELINE_DEFAULT = ("mars-128/pipelined:keys=stored,stages=2",)
+
+
+@pytest.mark.parametrize("design", [d if d in PIPELINE_DEFAULT else
+                                    pytest.param(d, marks=pytest.mark.slow) for d in PIPELINES])
+def test_stored_key_pipelines(design: str) -> None:
+    from stored_pipelines import measured_cycles, pipeline_cycles, verify_stored_pipeline
+
+    counts = verify_stored_pipeline(design)
+    assert counts["mars-spec"] == 10
+    if kat_root() is not None:
+        for name, cases in FILE_CASES[(128,)].items():
+            assert counts[name] == cases, name
+    assert measured_cycles(design)["128"] == pipeline_cycles(CLOCKS, PIPELINES[design], KEY_SETUP)

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from cipherbench.arch import iterative
+from cipherbench.arch import keymem
 from cipherbench.cache import ensure_design
 from cipherbench.errors import CipherbenchError
 from cipherbench.spec import parse
@@ -27,13 +27,13 @@ KEY_SETUP = 133
 
 
 def _fill_takes_rk_valid() -> bool:
-    return "rk_valid" in inspect.getsource(iterative)
+    return "rk_valid" in inspect.getsource(keymem)
 
 
 def test_the_stored_fill_follows_the_key_steps_rk_valid() -> None:
     """The key schedule offers round keys after a run-up (KeyStep.rk_valid); the iterative
     generator's stored fill must write only those (docs/ciphers/rc6.md, "Key setup")."""
-    assert _fill_takes_rk_valid(), "arch/iterative.py: the stored fill ignores KeyStep.rk_valid"
+    assert _fill_takes_rk_valid(), "arch/keymem.py: the stored fill ignores KeyStep.rk_valid"
 
 
 def _needs_rk_valid() -> None:
@@ -77,3 +77,37 @@ def test_round_keys_cannot_be_on_the_fly() -> None:
     with pytest.raises(CipherbenchError):
         parse("rc6-128/iterative:keys=fly")
     assert parse("rc6-128/iterative").param_dict["keys"] == "stored"
+
+
+# Pipelines with stored round keys (pipelined:keys=stored, arch/keymem.py). The full 21-unit
+# pipeline takes about 5 minutes of one core to generate, Verilate and measure (cold cache), so
+# the default suite builds the 2-unit ring (memory read by address; about 2 minutes) and
+# --runslow adds the full pipelines (fixed entries per unit) and the 3-in-1 one.
+PIPELINES = {
+    "rc6-128/pipelined:keys=stored,stages=2": 11,   # ceil(21/2) passes per block
+    "rc6-128/pipelined:keys=stored": 1,
+    "rc6/pipelined:keys=stored": 1,
+}
+PIPELINE_DEFAULT = ("rc6-128/pipelined:keys=stored,stages=2",)
+
+
+@pytest.mark.parametrize("design", [d if d in PIPELINE_DEFAULT else
+                                    pytest.param(d, marks=pytest.mark.slow) for d in PIPELINES])
+def test_stored_key_pipelines(design: str) -> None:
+    from stored_pipelines import measured_cycles, pipeline_cycles, verify_stored_pipeline
+
+    counts = verify_stored_pipeline(design)
+    sizes = parse(design).key_sizes
+    assert counts["rc6-paper"] == 6 * len(sizes)
+    if kat_root() is not None:
+        for bits in sizes:
+            assert counts[f"Rc6-{bits}-128.verified"] == NESSIE_CASES[bits]
+    cycles = measured_cycles(design)
+    for bits in sizes:
+        assert cycles[str(bits)] == pipeline_cycles(CLOCKS, PIPELINES[design], KEY_SETUP)
+
+
+def test_pipelines_have_stored_keys_only() -> None:
+    assert parse("rc6-128/pipelined").param_dict["keys"] == "stored"
+    with pytest.raises(CipherbenchError):
+        parse("rc6-128/pipelined:keys=fly")

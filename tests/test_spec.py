@@ -61,3 +61,12 @@ def test_list_has_every_variant_once() -> None:
     for expected in ("aes-128/iterative", "aes/iterative", "aes-192/iterative:ops=encrypt",
                      "aes-256/iterative:ops=decrypt,sbox=gf-inv"):
         assert expected in designs
+
+
+def test_architecture_specific_restrictions() -> None:
+    # Camellia's loop core takes keys on the fly; its pipelines only stored round keys.
+    assert parse("camellia-128/iterative").param_dict["keys"] == "fly"
+    assert parse("camellia-128/pipelined").param_dict["keys"] == "stored"
+    with pytest.raises(CipherbenchError, match="valid: stored"):
+        parse("camellia-128/pipelined:keys=fly")
+    assert parse("camellia-128/iterative:keys=stored").param_dict["keys"] == "stored"

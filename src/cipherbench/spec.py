@@ -75,7 +75,12 @@ def arch_info(name: str) -> ArchInfo:
 def all_param_defs(cipher: CipherInfo, arch: ArchInfo) -> dict[str, Param]:
     """Every parameter of a cipher on an architecture, with the cipher's restrictions applied."""
     defs = {**COMMON_PARAMS, **arch.params, **cipher.params}
-    for name, allowed in cipher.restricts.items():
+    # "param" restricts it on every architecture; "arch:param" on that one only, after the
+    # general restriction (a pipeline may need stored keys where the loop core takes any).
+    general = [(n, a) for n, a in cipher.restricts.items() if ":" not in n]
+    specific = [(n.split(":", 1)[1], a) for n, a in cipher.restricts.items()
+                if n.split(":", 1)[0] == arch.name and ":" in n]
+    for name, allowed in general + specific:
         if name in defs:
             p = defs[name]
             choices = tuple(c for c in p.choices if c in allowed)

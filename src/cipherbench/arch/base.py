@@ -124,6 +124,14 @@ class CipherHardware(ABC):
     block_bits: int
     round_key_bits: int
     key_state_bits: int
+    # What a round-key memory (keys=stored, arch/keymem.py) holds for decryption: "mirror", the
+    # encryption entries read in reverse (AES-like: R+1 round keys, whitening at both ends); or
+    # "walk", the round keys of the backward on-the-fly walk stored beside them (Feistel
+    # schedules, whose decryption round r needs encryption round R+1-r's key).
+    stored_decryption: str = "mirror"
+    # Whether the pipelined architecture's travelling keys (keys=fly: decryption from forward key
+    # states R-1 and R, then backward steps) give this cipher's decryption round keys.
+    travelling_keys: bool = True
 
     def __init__(self, options: CoreOptions) -> None:
         self.options = options

@@ -9,25 +9,29 @@ Blocks:
 - controller: round counter and the handshakes.
 
 Round keys are on the fly: in each cycle the key step computes the next key state from the current
-one and its round key feeds the round in the same cycle, so no round key is ever stored.
+one and its round key feeds the round in the same cycle, so no round key is ever stored. With
+``keys=stored`` they come from the round-key memory of arch/keymem.py (shared with the pipelines),
+filled once per key; a round reads the entry its (round, direction) has in the cipher's layout.
 """
 
 from __future__ import annotations
 
-from amaranth.hdl import Elaboratable, Module, Mux, Signal
+from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal
 
 from ..interface import CoreShape, CoreSignals
-from .base import CipherHardware, bits_for, select_by_key_len
+from .base import CipherHardware, KeyStep, bits_for, select_by_key_len
 from .handshake import one_block_handshakes
+from .keymem import KeyMemoryLayout, RoundKeyMemory
 
 
 class KeyScheduleBlock(Elaboratable):
     """What every key-schedule block of the iterative core has: the cipher's key step, the key
     port, the registered key length and the two round keys a cycle needs."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
+    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int,
+                 step: KeyStep | None = None) -> None:
         self.hw = hw
-        self.step = hw.key_step(shape.key_len_bits, step_bits)
+        self.step = step if step is not None else hw.key_step(shape.key_len_bits, step_bits)
         self.key = Signal(shape.key_bits)
         self.key_len = Signal(shape.key_len_bits)
         self.load_key = Signal()       # take key/key_len
@@ -80,50 +84,31 @@ class IterativeKeySchedule(KeyScheduleBlock):
 
 
 class StoredKeySchedule(KeyScheduleBlock):
-    """Round-key memory filled once per key by the cipher's key step run forward (Gaj & Chodowiec
-    section 4.1 b, Fischer section 3.1): for schedules that cannot be walked backward, and for
-    comparing stored against on-the-fly keys. Two asynchronous read ports (whitening and round key);
-    on an FPGA the memory maps to distributed RAM, in an ASIC flow to flip-flops."""
+    """Round keys computed once per key into a round-key memory (arch/keymem.py, shared with the
+    pipelined core), read through two asynchronous ports (whitening and round key)."""
 
     def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
-        super().__init__(hw, shape, step_bits)
-        self.depth = max(hw.rounds(k) for k in shape.key_sizes) + 1
-        index_bits = bits_for(self.depth - 1)
-        self.fill = Signal()            # step; write this cycle's round key if rk_valid
-        # The key step says which fill cycles carry a round key (KeyStep.rk_valid, default every
-        # cycle): schedules with a run-up (RC6, MARS) step several times per round key.
-        self.rk_valid = Signal()
-        self.write_index = Signal(index_bits)
+        memory = RoundKeyMemory(hw, shape, step_bits)
+        super().__init__(hw, shape, step_bits, step=memory.step)
+        self.memory = memory
+        index_bits = self.memory.layout.index_bits
+        self.filling = Signal()
+        self.ready = Signal()
         self.rk_index_white = Signal(index_bits)
         self.rk_index = Signal(index_bits)
 
     def elaborate(self, platform: object) -> Module:
-        from amaranth.hdl import unsigned
-        from amaranth.lib.memory import Memory
-
         m = Module()
-        m.submodules.step = step = self.step
-        m.submodules.round_keys = mem = Memory(shape=unsigned(self.hw.round_key_bits),
-                                               depth=self.depth, init=[])
-        write = mem.write_port()
-        read_white = mem.read_port(domain="comb")
-        read_round = mem.read_port(domain="comb")
-        state = Signal(self.hw.key_state_bits)
-        valid = getattr(step, "rk_valid", None)
+        m.submodules.memory = mem = self.memory
+        white_addr, white_data = mem.read("white")
+        round_addr, round_data = mem.read("round")
         m.d.comb += [
-            self.rk_valid.eq(1 if valid is None else valid),
-            step.key.eq(self.key), step.key_len.eq(self.key_len_reg), step.state_in.eq(state),
-            step.step.eq(self.write_index), step.backward.eq(0),
-            write.addr.eq(self.write_index), write.data.eq(step.rk_in),
-            write.en.eq(self.fill & self.rk_valid),
-            read_white.addr.eq(self.rk_index_white), read_round.addr.eq(self.rk_index),
-            self.rk_white.eq(read_white.data), self.rk.eq(read_round.data),
+            mem.key.eq(self.key), mem.key_len.eq(self.key_len), mem.load_key.eq(self.load_key),
+            self.key_len_reg.eq(mem.key_len_reg), self.filling.eq(mem.filling),
+            self.ready.eq(mem.ready),
+            white_addr.eq(self.rk_index_white), round_addr.eq(self.rk_index),
+            self.rk_white.eq(white_data), self.rk.eq(round_data),
         ]
-        with m.If(self.load_key):
-            m.d.comb += step.key_len.eq(self.key_len)
-            m.d.sync += [state.eq(step.loaded), self.key_len_reg.eq(self.key_len)]
-        with m.Elif(self.fill):
-            m.d.sync += state.eq(step.state_out)
         return m
 
 
@@ -178,12 +163,12 @@ class IterativeController(Elaboratable):
         self.last = Signal()
         self.decrypt = Signal()
         self.data_advance = Signal()   # a block round happens (not a run-up step)
-        # stored round keys only
-        self.fill = Signal()
-        self.rk_valid = Signal()       # the key step offers the round key write_index this cycle
-        self.write_index = Signal(self.round_bits)
-        self.rk_index_white = Signal(self.round_bits)
-        self.rk_index = Signal(self.round_bits)
+        # stored round keys only (arch/keymem.py runs the fill)
+        self.filling = Signal()
+        self.keys_ready = Signal()
+        index_bits = KeyMemoryLayout(hw, shape.key_sizes).index_bits if stored_keys else 1
+        self.rk_index_white = Signal(index_bits)
+        self.rk_index = Signal(index_bits)
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -249,37 +234,28 @@ class IterativeController(Elaboratable):
         return m
 
     def _elaborate_stored(self, m: Module, total: Signal) -> Module:
-        """Key setup fills the round-key memory (R+1 cycles, both directions, when the key step
-        offers a round key every cycle; more when it has a run-up); rounds then read round key r
-        (encryption) or R-r (decryption)."""
+        """Key setup is the round-key memory's fill (arch/keymem.py); rounds then read the entry
+        of (round, direction) the memory's layout gives (``KeyMemoryLayout.address``)."""
         io, hw = self.io, self.hw
         has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
-        busy, filling, done, keys_ready = Signal(), Signal(), Signal(), Signal()
+        layout = KeyMemoryLayout(hw, self.shape.key_sizes)
+        busy, done = Signal(), Signal()
         rnd = Signal(self.round_bits)
         direction = Signal(init=0 if has_enc else 1)
-        want_dec = io.in_decrypt if (has_enc and has_dec) else (1 if has_dec else 0)
+        want_dec = io.in_decrypt if (has_enc and has_dec) else Const(int(has_dec))
         key_fire = io.key_valid & io.key_ready
-        m.d.comb += io.key_ready.eq(~busy & ~filling & ~done)
-        m.d.comb += io.in_ready.eq(~busy & ~filling & keys_ready & ~key_fire
+        m.d.comb += io.key_ready.eq(~busy & ~self.filling & ~done)
+        m.d.comb += io.in_ready.eq(~busy & ~self.filling & self.keys_ready & ~key_fire
                                    & (~done | io.out_ready))
         in_fire = io.in_valid & io.in_ready
         out_fire = io.out_valid & io.out_ready
         m.d.comb += [io.out_valid.eq(done), self.load_key.eq(key_fire), self.start.eq(in_fire)]
-        with m.If(key_fire):
-            m.d.sync += [filling.eq(1), keys_ready.eq(0), rnd.eq(0)]
-        with m.Elif(filling):
-            m.d.comb += [self.fill.eq(1), self.write_index.eq(rnd)]
-            with m.If(self.rk_valid):
-                with m.If(rnd == total):
-                    m.d.sync += [filling.eq(0), keys_ready.eq(1)]
-                with m.Else():
-                    m.d.sync += rnd.eq(rnd + 1)
         with m.If(in_fire):
             m.d.comb += [
                 self.data_advance.eq(1), self.first.eq(1), self.decrypt.eq(want_dec),
                 self.last.eq(total == 1),
-                self.rk_index_white.eq(Mux(want_dec, total, 0)),
-                self.rk_index.eq(Mux(want_dec, total - 1, 1)),
+                self.rk_index_white.eq(layout.address(Const(0), want_dec, total)),
+                self.rk_index.eq(layout.address(Const(1), want_dec, total)),
             ]
             m.d.sync += [direction.eq(want_dec), rnd.eq(2)]
             with m.If(total == 1):
@@ -289,7 +265,7 @@ class IterativeController(Elaboratable):
         with m.Elif(busy):
             m.d.comb += [
                 self.data_advance.eq(1), self.decrypt.eq(direction), self.last.eq(rnd == total),
-                self.rk_index.eq(Mux(direction, total - rnd, rnd)),
+                self.rk_index.eq(layout.address(rnd, direction, total)),
             ]
             with m.If(rnd == total):
                 m.d.sync += [busy.eq(0), done.eq(1)]
@@ -346,8 +322,7 @@ class IterativeCore(Elaboratable):
         ks = StoredKeySchedule(self.hw, self.shape, self.step_bits)
         m.submodules.key_schedule = ks
         m.d.comb += [
-            ks.fill.eq(ctl.fill),
-            ks.write_index.eq(ctl.write_index), ks.rk_index_white.eq(ctl.rk_index_white),
-            ks.rk_index.eq(ctl.rk_index), ctl.rk_valid.eq(ks.rk_valid),
+            ks.rk_index_white.eq(ctl.rk_index_white), ks.rk_index.eq(ctl.rk_index),
+            ctl.filling.eq(ks.filling), ctl.keys_ready.eq(ks.ready),
         ]
         return ks

@@ -27,6 +27,14 @@ and state R-1, which a forward run-up unit (one key step) computes in the R-1 cy
 then keeps. So decryption has a key setup of R-1 cycles, but once its run-up is done every block can
 have another key: the NSA's 'key setup / key agility' distinction. A new key restarts the run-up.
 
+Stored round keys (``keys=stored``, arch/keymem.py): for schedules that cannot step once per unit
+(a run-up before the first round key) or whose decryption keys are not forward key states. The
+round keys are computed once per key into a round-key memory (the iterative core's); in a full
+pipeline each unit reads its round's two fixed entries (a 2:1 direction multiplexer), in a ring
+each segment reads the memory at its block's round. A key rewrites what every unit reads, so it
+is taken only with the pipe empty and no fill running (``key_ready``), and blocks wait for the
+fill: key setup is the fill time in both directions, and there is no key agility.
+
 Several key sizes (AES 3-in-1): there are as many units as the longest key has rounds (full), and a
 block carries its key length, so blocks of every key size share the pipeline. A 10-round AES block
 leaves from unit 9, a 14-round one from unit 13: latency is R x G for each (as the NSA's times per
@@ -43,6 +51,7 @@ from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
 from ..errors import CipherbenchError
 from ..interface import CoreShape, CoreSignals
 from .base import CipherHardware, bits_for, select_by_key_len
+from .keymem import RoundKeyMemory
 from .unrolled import onehot_mux, refused
 
 
@@ -99,12 +108,18 @@ class PipelineController(Elaboratable):
     """Valid bits and block tags of every register, exits, the handshakes and the run-up."""
 
     def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals,
-                 lay: PipeLayout) -> None:
+                 lay: PipeLayout, stored: bool = False) -> None:
         self.hw = hw
         self.shape = shape
         self.io = io
         self.lay = lay
+        self.stored = stored
         units, segs = range(lay.units), range(lay.segments)
+        # keys=stored: the round-key memory's fill state (inputs), and each segment's round
+        self.filling = Signal()
+        self.keys_ready = Signal()
+        self.seg_round = [[Signal(lay.step_bits, name=f"round{u}_{g}") for g in segs]
+                          for u in units]
         self.key_len_reg = Signal(shape.key_len_bits)
         self.advance = Signal()
         self.take_new = Signal()   # unit 0 takes the input block (else a block coming round)
@@ -138,18 +153,14 @@ class PipelineController(Elaboratable):
 
         want_dec: Value = io.in_decrypt if (has_enc and has_dec) else Const(int(has_dec))
         m.d.comb += self.want_dec.eq(want_dec)
-        have_key = Signal()
-        ready = self.advance & ~recirc & have_key
-        if has_dec:
-            ready = ready & (~want_dec | self._runup(m))
+        ready = self.advance & ~recirc
+        if self.stored:
+            ready = ready & self._stored_key_handshake(m, regs)
         else:
-            m.d.comb += self.load_key.eq(io.key_valid)
+            ready = ready & self._travelling_key_handshake(m, want_dec)
         if lay.multi:
             ready = ready & self._in_order(m, io.in_valid & io.in_ready)
-        # Keys travel with the blocks: a key is taken at any time.
-        m.d.comb += [io.key_ready.eq(1), io.in_ready.eq(ready)]
-        with m.If(io.key_valid):
-            m.d.sync += have_key.eq(1)
+        m.d.comb += io.in_ready.eq(ready)
         in_fire = io.in_valid & io.in_ready
 
         new = Tag(in_fire, want_dec, self._key_len_now(), Const(0, lay.pass_bits))
@@ -159,10 +170,43 @@ class PipelineController(Elaboratable):
                 last, step = self._facts(src, u)
                 m.d.comb += [self.seg_decrypt[u][g].eq(src.dec), self.seg_last[u][g].eq(last),
                              self.seg_step[u][g].eq(step),
-                             self.seg_key_len[u][g].eq(src.key_len)]
+                             self.seg_key_len[u][g].eq(src.key_len),
+                             self.seg_round[u][g].eq(self._round_of(src, u))]
                 with m.If(self.advance):
                     m.d.sync += _assign(regs[u][g], src)
         return m
+
+    def _travelling_key_handshake(self, m: Module, want_dec: Value) -> Value:
+        """Keys travel with the blocks: a key is taken at any time; decryption waits for the
+        run-up once per key. Returns the key condition of in_ready."""
+        io = self.io
+        have_key = Signal()
+        ready: Value = have_key
+        if self.hw.options.has_decrypt:
+            ready = ready & (~want_dec | self._runup(m))
+        else:
+            m.d.comb += self.load_key.eq(io.key_valid)
+        m.d.comb += io.key_ready.eq(1)
+        with m.If(io.key_valid):
+            m.d.sync += have_key.eq(1)
+        return ready
+
+    def _stored_key_handshake(self, m: Module, regs: list[list[Tag]]) -> Value:
+        """Stored round keys: a key refills the memory every unit reads, so it is taken only
+        with no block in flight and no fill running (no key agility); blocks wait for the fill.
+        Returns the key condition of in_ready."""
+        io = self.io
+        empty = ~_any([tag.valid for unit in regs for tag in unit])
+        m.d.comb += io.key_ready.eq(empty & ~self.filling)
+        key_fire = io.key_valid & io.key_ready
+        m.d.comb += self.load_key.eq(key_fire)
+        return self.keys_ready & ~self.filling & ~key_fire
+
+    def _round_of(self, tag: Tag, u: int) -> Value:
+        """The round (1..R) the block in unit u computes."""
+        if not self.lay.ring:
+            return Const(u + 1, self.lay.step_bits)
+        return (tag.pass_no * self.lay.units + (u + 1))[:self.lay.step_bits]
 
     def _key_len_now(self) -> Value:
         if self.lay.multi:
@@ -367,6 +411,83 @@ class PipelineKeySchedule(Elaboratable):
         return (Mux(self.want_dec, dec_key, enc_key), Mux(self.want_dec, dec_white, enc_white))
 
 
+class StoredPipelineKeys(Elaboratable):
+    """keys=stored: the round-key memory (arch/keymem.py), filled once per key, and every
+    segment's round key read from it. In a full pipeline unit u always computes round u+1, so
+    its keys are two fixed entries (a 2:1 direction multiplexer; for several key sizes a
+    multiplexer on the key length where decryption's entry depends on R); in a ring the unit
+    serves a round per pass and each segment reads the memory at its round's address."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, lay: PipeLayout) -> None:
+        self.hw = hw
+        self.lay = lay
+        units, segs = range(lay.units), range(lay.segments)
+        self.memory = RoundKeyMemory(hw, shape, lay.step_bits, fixed=not lay.ring)
+        self.key = Signal(shape.key_bits)
+        self.key_len = Signal(shape.key_len_bits)
+        self.load_key = Signal()
+        self.key_len_reg = Signal(shape.key_len_bits)
+        self.filling = Signal()
+        self.ready = Signal()
+        self.want_dec = Signal()
+        self.rk_white = Signal(hw.round_key_bits)
+        self.seg_decrypt = [[Signal(name=f"dec{u}_{g}") for g in segs] for u in units]
+        self.seg_key_len = [[Signal(shape.key_len_bits, name=f"klen{u}_{g}") for g in segs]
+                            for u in units]
+        self.seg_round = [[Signal(lay.step_bits, name=f"round{u}_{g}") for g in segs]
+                          for u in units]
+        self.seg_rk = [[Signal(hw.round_key_bits, name=f"rk{u}_{g}") for g in segs]
+                       for u in units]
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        mem = self.memory
+        m.d.comb += [mem.key.eq(self.key), mem.key_len.eq(self.key_len),
+                     mem.load_key.eq(self.load_key), self.key_len_reg.eq(mem.key_len_reg),
+                     self.filling.eq(mem.filling), self.ready.eq(mem.ready)]
+        if self.lay.ring:
+            self._read_by_address(m)
+        else:
+            self._read_fixed_entries(m)
+        m.submodules.memory = mem  # after the read ports are made
+        return m
+
+    def _read_by_address(self, m: Module) -> None:
+        mem, layout = self.memory, self.memory.layout
+        addr, data = mem.read("white")
+        m.d.comb += [addr.eq(layout.address(Const(0), self.want_dec,
+                                            mem.total(self.key_len_reg))),
+                     self.rk_white.eq(data)]
+        for u in range(self.lay.units):
+            for g in range(self.lay.segments):
+                addr, data = mem.read(f"rk{u}_{g}")
+                total = mem.total(self.seg_key_len[u][g])
+                m.d.comb += [addr.eq(layout.address(self.seg_round[u][g],
+                                                    self.seg_decrypt[u][g], total)),
+                             self.seg_rk[u][g].eq(data)]
+
+    def _read_fixed_entries(self, m: Module) -> None:
+        m.d.comb += self.rk_white.eq(self._by_direction(0, self.want_dec, self.key_len_reg))
+        for u in range(self.lay.units):
+            for g in range(self.lay.segments):
+                m.d.comb += self.seg_rk[u][g].eq(self._by_direction(
+                    u + 1, self.seg_decrypt[u][g], self.seg_key_len[u][g]))
+
+    def _by_direction(self, round_no: int, decrypt: Value, key_len: Value) -> Value:
+        """Round ``round_no``'s key of the block's direction and key size."""
+        mem, opts = self.memory, self.hw.options
+        enc = mem.entry(round_no)
+        entries = {size: mem.entry(mem.layout.decryption_entry(round_no, rounds))
+                   for size, rounds in self.lay.rounds.items() if round_no <= rounds}
+        codes = {size: self.lay.codes[size] for size in entries}
+        dec = select_by_key_len(key_len, entries, codes) if entries else enc
+        if not opts.has_decrypt:
+            return enc
+        if not opts.has_encrypt:
+            return dec
+        return Mux(decrypt, dec, enc)
+
+
 class PipelineDatapath(Elaboratable):
     """Every unit's round datapath (with its inner cuts) and its output register."""
 
@@ -412,12 +533,20 @@ class PipelineDatapath(Elaboratable):
 class PipelinedCore(Elaboratable):
     """The top: common interface, datapath, key schedule, controller."""
 
-    def __init__(self, hw: CipherHardware, stages: str = "full", inner: str = "0") -> None:
+    def __init__(self, hw: CipherHardware, stages: str = "full", inner: str = "0",
+                 keys: str = "fly") -> None:
         self.hw = hw
+        self.keys = keys
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
         self.io = CoreSignals(self.shape)
         try:
             self.lay = PipeLayout(hw, self.shape, stages, inner)
+            if keys == "fly" and hw.options.has_decrypt and not hw.travelling_keys:
+                # Travelling keys start decryption from forward key states (R-1 and R), which
+                # a schedule whose decryption keys are its own backward walk does not give.
+                raise CipherbenchError(f"pipelined keys=fly: {hw.name}'s decryption keys come "
+                                       "from its schedule's backward walk, which travelling "
+                                       "keys do not follow; use keys=stored (or ops=encrypt)")
         except CipherbenchError:
             refused(self)
             raise
@@ -425,18 +554,15 @@ class PipelinedCore(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io, lay = self.io, self.lay
-        ctl = PipelineController(self.hw, self.shape, io, lay)
+        stored = self.keys == "stored"
+        ctl = PipelineController(self.hw, self.shape, io, lay, stored=stored)
         dp = PipelineDatapath(self.hw, lay)
-        ks = PipelineKeySchedule(self.hw, self.shape, lay)
+        ks = (self._stored_keys(m, ctl) if stored else self._travelling_keys(m, ctl))
         m.submodules.controller = ctl
         m.submodules.datapath = dp
-        m.submodules.key_schedule = ks
         m.d.comb += [
             ks.key.eq(io.key), ks.key_len.eq(io.key_len), ks.load_key.eq(ctl.load_key),
-            ks.ru_advance.eq(ctl.ru_advance), ks.ru_index.eq(ctl.ru_index),
-            ks.store_dec_key.eq(ctl.store_dec_key), ks.store_dec_white.eq(ctl.store_dec_white),
-            ks.want_dec.eq(ctl.want_dec), ks.take_new.eq(ctl.take_new),
-            ks.advance.eq(ctl.advance), ctl.key_len_reg.eq(ks.key_len_reg),
+            ks.want_dec.eq(ctl.want_dec), ctl.key_len_reg.eq(ks.key_len_reg),
             dp.block_in.eq(io.in_block), dp.take_new.eq(ctl.take_new),
             dp.advance.eq(ctl.advance), dp.rk_white.eq(ks.rk_white),
             io.out_block.eq(dp.out_block),
@@ -445,11 +571,33 @@ class PipelinedCore(Elaboratable):
         for u in range(lay.units):
             for g in range(lay.segments):
                 m.d.comb += [
-                    ks.seg_step[u][g].eq(ctl.seg_step[u][g]),
-                    ks.seg_backward[u][g].eq(ctl.seg_decrypt[u][g]),
                     ks.seg_key_len[u][g].eq(ctl.seg_key_len[u][g]),
                     dp.seg_rk[u][g].eq(ks.seg_rk[u][g]),
                     dp.seg_decrypt[u][g].eq(ctl.seg_decrypt[u][g]),
                     dp.seg_last[u][g].eq(ctl.seg_last[u][g]),
                 ]
         return m
+
+    def _travelling_keys(self, m: Module, ctl: PipelineController) -> PipelineKeySchedule:
+        ks = PipelineKeySchedule(self.hw, self.shape, self.lay)
+        m.submodules.key_schedule = ks
+        m.d.comb += [
+            ks.ru_advance.eq(ctl.ru_advance), ks.ru_index.eq(ctl.ru_index),
+            ks.store_dec_key.eq(ctl.store_dec_key), ks.store_dec_white.eq(ctl.store_dec_white),
+            ks.take_new.eq(ctl.take_new), ks.advance.eq(ctl.advance),
+        ]
+        for u in range(self.lay.units):
+            for g in range(self.lay.segments):
+                m.d.comb += [ks.seg_step[u][g].eq(ctl.seg_step[u][g]),
+                             ks.seg_backward[u][g].eq(ctl.seg_decrypt[u][g])]
+        return ks
+
+    def _stored_keys(self, m: Module, ctl: PipelineController) -> StoredPipelineKeys:
+        ks = StoredPipelineKeys(self.hw, self.shape, self.lay)
+        m.submodules.key_schedule = ks
+        m.d.comb += [ctl.filling.eq(ks.filling), ctl.keys_ready.eq(ks.ready)]
+        for u in range(self.lay.units):
+            for g in range(self.lay.segments):
+                m.d.comb += [ks.seg_decrypt[u][g].eq(ctl.seg_decrypt[u][g]),
+                             ks.seg_round[u][g].eq(ctl.seg_round[u][g])]
+        return ks

@@ -73,9 +73,13 @@ ARCHITECTURES: dict[str, ArchInfo] = {
     ),
     "pipelined": ArchInfo(
         name="pipelined",
-        title="outer-round (partial or full) and inner-round pipelining, keys travel with blocks",
+        title="outer-round (partial or full) and inner-round pipelining",
         build=_pipelined,
         params={
+            "keys": Param(("fly", "stored"), "fly",
+                          "fly: key states travel with the blocks, each unit steps them (a new "
+                          "key any time); stored: round keys computed once per key into a "
+                          "round-key memory every unit reads (a new key waits for an empty pipe)"),
             "stages": Param(("1", "2", "5", "full"), "full",
                             "round units, each with its own pipeline register and key step; full = "
                             "one per round (one block per clock); fewer: blocks loop through them"),
@@ -90,9 +94,11 @@ ARCHITECTURES: dict[str, ArchInfo] = {
               "with the key schedule (Gaj section 3.3 e)",
         build=_narrow,
         params={
-            "width": Param(("64", "32", "8"), "32",
+            "width": Param(("64", "32", "16", "8"), "32",
                            "datapath bits per clock (AES: 64 = two columns and eight S-boxes, "
-                           "32 = one column and four, 8 = one byte and one); AES-128 only"),
+                           "32 = one column and four, 8 = one byte and one; Serpent: w/4 S-box "
+                           "lanes, 128/w clocks per round; Twofish: 64 = one g and one subkey h, "
+                           "32 = one h for both); each cipher names its widths"),
             "keys": Param(("rewind", "stored"), "rewind",
                           "rewind: one key register, walked back after each encryption and run "
                           "up before each decryption (smallest); stored: K0 and the decryption "

@@ -39,6 +39,8 @@ class CipherInfo:
     vector_sets: Callable[[tuple[int, ...]], Iterable[tuple[str, list[Any]]]] | None = None
     # Architecture or common parameters this cipher restricts, e.g. {"keys": ("stored",)} for a key
     # schedule that cannot run backward: only these values are valid, the first is the default.
+    # A key "arch:param" restricts the parameter on that architecture only (applied after the
+    # general one), e.g. {"pipelined:keys": ("stored",)}.
     restricts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # The architectures this cipher's hardware description supports (empty: all of them).
     architectures: tuple[str, ...] = ()

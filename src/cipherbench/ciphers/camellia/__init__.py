@@ -67,10 +67,11 @@ CIPHER = CipherInfo(
                       "composite AES S-box (s1 is affine-equivalent to inversion)"),
     },
     vector_sets=_vector_sets,
-    # Round keys on the fly only: the stored-key memory is filled by a forward walk, but this
-    # schedule's decryption keys come from its own backward walk (see hw.py).
-    restricts={"keys": ("fly", "rewind")},
-    # Pipelines start decryption from forward key states; these Feistel schedules need each
-    # decryption key one state later (docs/ciphers), so pipelines are not offered yet.
-    architectures=("iterative", "unrolled"),
+    # keys=stored keeps both walks of the schedule (hw.py: stored_decryption = "walk").
+    restricts={"keys": ("fly", "rewind", "stored"),
+               # decryption keys cannot travel with the blocks in a pipeline (docs/ciphers)
+               "pipelined:keys": ("stored",)},
+    # Pipelines with stored round keys only: keys travelling with the blocks would start
+    # decryption from forward key states, one state off for this Feistel schedule (docs/ciphers).
+    architectures=("iterative", "unrolled", "pipelined"),
 )

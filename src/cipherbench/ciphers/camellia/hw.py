@@ -815,6 +815,10 @@ class CamelliaKeyStep(KeyStep):
 
 class CamelliaHardware(CipherHardware):
     name = "camellia"
+    # keys=stored: Feistel schedule, decryption round r needs encryption round R+1-r's key, so
+    # the round-key memory stores the backward walk's keys too (arch/keymem.py).
+    stored_decryption = "walk"
+    travelling_keys = False  # pipelines: keys=stored only (docs/ciphers)
     block_bits = 128
 
     def __init__(self, options: CoreOptions) -> None:

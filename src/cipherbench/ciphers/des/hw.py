@@ -391,6 +391,9 @@ def narrow_loop(hw: CipherHardware, schedule: DesSchedule, loader: Loader,
 
 class DesHardware(CipherHardware):
     name = "des"
+    # keys=stored: Feistel schedule, decryption round r needs encryption round R+1-r's key, so
+    # the round-key memory stores the backward walk's keys too (arch/keymem.py).
+    stored_decryption = "walk"
     block_bits = 64
     round_key_bits = ROUND_KEY_BITS
     key_state_bits = CD_BITS

@@ -36,7 +36,7 @@ CIPHER = CipherInfo(
     # Four iterations of 75 word operations produce the keys ten at a time, then the multiplication
     # keys are fixed: no per-round backward step, so round keys go to the round-key memory.
     restricts={"keys": ("stored",)},
-    # Pipelines derive each unit's round key by stepping the key state once per unit, which a
-    # schedule with a run-up cannot do (a stored-key pipeline mode is future work).
-    architectures=("iterative",),
+    # Pipelines read the round-key memory too (pipelined:keys=stored); the narrow and unrolled
+    # architectures step the key state per round, which a schedule with a run-up cannot do.
+    architectures=("iterative", "pipelined"),
 )

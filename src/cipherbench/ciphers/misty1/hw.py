@@ -3,8 +3,7 @@
 Structure (Sugawara et al., section 2.2, MISTY1, Fig. 8 -- the straightforward loop
 architecture): the 32-bit FO function (three FI functions) and the 64-bit FL/FL^-1 layer run in
 the same clock, plus one clock of data I/O: 9 clocks per block. The compact variant of Fig. 9
-(FO over three clocks with one FI) needs multi-cycle rounds, which the iterative generator does
-not have yet.
+(FO over three clocks with one FI) is ``narrow.py``, on the narrow architecture.
 
 Clock 1 (``first``) takes the block through the first FL layer (RFC 2994 section 2.3: FL 0/1
 before round 0; decryption: FL^-1 8/9). Clocks 2..9 are FO rounds 0..7 (decryption 7..0), with
@@ -393,6 +392,10 @@ class Misty1KeyStep(KeyStep):
 
 class Misty1Hardware(CipherHardware):
     name = "misty1"
+    # keys=stored: Feistel schedule, decryption round r needs encryption round R+1-r's key, so
+    # the round-key memory stores the backward walk's keys too (arch/keymem.py).
+    stored_decryption = "walk"
+    travelling_keys = False  # pipelines: keys=stored only (docs/ciphers)
     block_bits = 64
     round_key_bits = RK_BITS
     key_state_bits = STATE_BITS

@@ -36,7 +36,7 @@ CIPHER = CipherInfo(
     # 3 max(c, 44) mixing iterations before the first round key: the schedule cannot be walked
     # backward per round, so round keys are computed once per key into the round-key memory.
     restricts={"keys": ("stored",)},
-    # Pipelines derive each unit's round key by stepping the key state once per unit, which a
-    # schedule with a run-up cannot do (a stored-key pipeline mode is future work).
-    architectures=("iterative",),
+    # Pipelines read the round-key memory too (pipelined:keys=stored); the narrow and unrolled
+    # architectures step the key state per round, which a schedule with a run-up cannot do.
+    architectures=("iterative", "pipelined"),
 )

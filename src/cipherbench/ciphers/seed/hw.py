@@ -3,7 +3,8 @@
 Structure (Sugawara et al., "ASIC Performance Comparison for the ISO Standard Block Ciphers",
 section 2.1, SEED, Fig. 5 -- the straightforward loop architecture): the round function F with its
 three G functions (12 data S-boxes) runs in one clock; the key schedule has two G functions
-(8 S-boxes) and computes the round key of the next round while the current one runs.
+(8 S-boxes) and computes the round key of the next round while the current one runs. The compact
+variant of Fig. 6 (one G function used three times per round) is ``narrow.py``.
 
 Clocks per block: 17 = 1 + 16. Clock 1 only takes the block into the state register (the seed's
 "data I/O" clock) while the key schedule computes K1; clocks 2..17 are rounds 1..16, each keyed
@@ -181,6 +182,10 @@ def _three_sum(m: Module, a: Value, b: Value, c: Value, prefix: str) -> Value:
 
 class SeedHardware(CipherHardware):
     name = "seed"
+    # keys=stored: Feistel schedule, decryption round r needs encryption round R+1-r's key, so
+    # the round-key memory stores the backward walk's keys too (arch/keymem.py).
+    stored_decryption = "walk"
+    travelling_keys = False  # pipelines: keys=stored only (docs/ciphers)
     block_bits = 128
     round_key_bits = RK_BITS
     key_state_bits = STATE_BITS

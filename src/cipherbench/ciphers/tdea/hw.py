@@ -67,6 +67,9 @@ def loader(key_sizes: tuple[int, ...]) -> Loader:
 
 class TdeaHardware(CipherHardware):
     name = "tdea"
+    # keys=stored: Feistel schedule, decryption round r needs encryption round R+1-r's key, so
+    # the round-key memory stores the backward walk's keys too (arch/keymem.py).
+    stored_decryption = "walk"
     block_bits = 64
     round_key_bits = ROUND_KEY_BITS + 1  # + the layer-start bit
 
