@@ -244,12 +244,15 @@ def run(study: Path | None, db: str | None, liberty: Path | None, designs: tuple
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("report"), show_default=True)
 @_db_option
-def report(out_dir: Path, db: str | None) -> None:
+@click.option("--software", "software_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="A `cipherbench software --json` file: the measured software "
+                                 "baseline beside the hardware.")
+def report(out_dir: Path, db: str | None, software_file: Path | None) -> None:
     """Render the results database as Markdown, CSV, HTML and plots."""
     from .report import write_report
     from .store import Store
 
-    written = write_report(Store(_existing_db(db)), out_dir)
+    written = write_report(Store(_existing_db(db)), out_dir, software_baseline=software_file)
     for item in written:
         click.echo(str(item))
 

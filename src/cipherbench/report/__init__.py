@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..store import Result, Store
-from . import analysis, html, sugawara, tables
+from . import analysis, html, software, sugawara, tables
 from .tables import Section
 
 __all__ = ["write_report", "build_sections"]
 
 PLOT_SECTION = "Throughput vs area"
+SOFTWARE_SECTION = "Software baseline (Sugawara Table 2, Papaefstathiou Tables 1-6)"
 NSA_SECTION = "NSA Tables 1-10: the AES finalists, iterative and pipelined"
 SUGAWARA_SECTION = "Sugawara et al.: ISO/IEC 18033-3 ciphers (Table 1, Fig. 11)"
 
@@ -63,7 +64,15 @@ def _sugawara(results: list[Result]) -> list[Section]:
                     tables=[sugawara.table1(results), sugawara.targets_table(results)])]
 
 
-def build_sections(results: list[Result]) -> list[Section]:
+def _software(results: list[Result], baseline: dict[str, Any] | None) -> list[Section]:
+    """The measured software baseline (``cipherbench software --json``), when one is given."""
+    if baseline is None:
+        return []
+    return [Section(SOFTWARE_SECTION, tables=[software.software_table(baseline, results)])]
+
+
+def build_sections(results: list[Result],
+                   baseline: dict[str, Any] | None = None) -> list[Section]:
     """The report's content, shared by the Markdown and HTML renderings."""
     return [
         _summary(results),
@@ -73,6 +82,7 @@ def build_sections(results: list[Result]) -> list[Section]:
         Section("Results per target", tables=tables.target_tables(results)),
         Section(PLOT_SECTION),
         *_sugawara(results),
+        *_software(results, baseline),
         Section("Architectures: formulas and sharing",
                 tables=[analysis.formula_table(results), analysis.sharing_table(results)]),
         Section("Failed runs", tables=[tables.failed_table(results)]),
@@ -98,12 +108,15 @@ def write_report(
     store_or_results: Store | Iterable[Result],
     out_dir: str | Path,
     title: str = "cipherbench report",
+    software_baseline: str | Path | None = None,
 ) -> list[Path]:
     """Write report.md, results.csv, report.html, throughput_vs_area.png/.svg; return the paths."""
+    # A bad baseline file is refused before anything is written.
+    baseline = software.load_baseline(Path(software_baseline)) if software_baseline else None
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = _rows(store_or_results)
-    sections = build_sections(results)
+    sections = build_sections(results, baseline)
     from . import plots  # matplotlib is slow to import; only reports need it
 
     png, svg = plots.write_plots(results, out)
