@@ -14,16 +14,13 @@ needs g++ and Debian's ``libcrypto++-dev``; without them the tests skip and say 
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from cipherbench.cache import cache_root
+from cipherbench.software import cppbuild
+from cipherbench.software.common import SourceUnavailable
 
 SOURCE = Path(__file__).with_name("cryptopp_oracle.cpp")
 CIPHERS = (
@@ -39,8 +36,6 @@ CIPHERS = (
     "serpent",
     "twofish",
 )
-_HEADER_DIRS = (Path("/usr/include/crypto++"), Path("/usr/include/cryptopp"))
-_BUILD_TIMEOUT = 300
 _RUN_TIMEOUT = 600
 
 
@@ -83,45 +78,13 @@ class CryptoppOracle:
         return self.run(cipher, "dec", pairs)
 
 
-def _compiler() -> str:
-    compiler = os.environ.get("CXX") or "g++"
-    found = shutil.which(compiler)
-    if not found:
-        raise OracleUnavailable(f"{compiler} is not installed (Debian: apt-get install g++)")
-    return found
-
-
-def _check_headers() -> None:
-    if not any((folder / "serpent.h").is_file() for folder in _HEADER_DIRS):
-        raise OracleUnavailable("Crypto++ headers are missing (Debian: apt-get install libcrypto++-dev)")
-
-
-def _binary_path() -> Path:
-    digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
-    return cache_root() / "oracles" / f"cryptopp_oracle-{digest}"
-
-
 def build() -> Path:
-    """The harness binary, compiled now unless a build of the same source is cached."""
-    target = _binary_path()
-    if target.is_file() and os.access(target, os.X_OK):
-        return target
-    compiler = _compiler()
-    _check_headers()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # Compile to a temporary name, then rename: a concurrent run never sees a half-written binary.
-    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
-        output = Path(scratch) / target.name
-        command = [compiler, "-O2", "-std=c++17", str(SOURCE), "-o", str(output), "-lcryptopp"]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=_BUILD_TIMEOUT, check=False)
-        if result.returncode != 0:
-            if "cannot find -lcryptopp" in result.stderr:
-                raise OracleUnavailable(
-                    "the Crypto++ library is missing (Debian: apt-get install libcrypto++-dev)"
-                )
-            raise RuntimeError(f"building the Crypto++ oracle failed:\n{result.stderr[-2000:]}")
-        os.replace(output, target)
-    return target
+    """The harness binary, compiled now unless a build of the same source is cached (the project's
+    Crypto++ build routine; a missing tool makes the oracle unavailable, a compile error fails)."""
+    try:
+        return cppbuild.build(SOURCE, "oracles", "cryptopp_oracle")
+    except SourceUnavailable as why:
+        raise OracleUnavailable(str(why)) from why
 
 
 @lru_cache(maxsize=1)

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
-from ..cache import cache_root
+from . import cppbuild
 from .common import BENCH_KEY_BITS, Figure, SourceUnavailable, mbps_of, not_available
 
 SOURCE = Path(__file__).with_name("cryptopp_bench.cpp")
@@ -18,56 +14,21 @@ CIPHERS: dict[str, str] = {
     "aes": "AES", "camellia": "Camellia", "cast128": "CAST-128", "des": "DES", "mars": "MARS",
     "rc6": "RC6", "seed": "SEED", "serpent": "Serpent", "tdea": "DES-EDE3", "twofish": "Twofish",
 }
-_HEADER_DIRS = (Path("/usr/include/crypto++"), Path("/usr/include/cryptopp"))
-_BUILD_TIMEOUT = 300
-
-
-def _compiler() -> str:
-    compiler = os.environ.get("CXX") or "g++"
-    found = shutil.which(compiler)
-    if not found:
-        raise SourceUnavailable(f"{compiler} is not installed (Debian: apt-get install g++)")
-    return found
-
-
-def _check_headers() -> None:
-    if not any((folder / "cryptlib.h").is_file() for folder in _HEADER_DIRS):
-        raise SourceUnavailable("Crypto++ headers are missing (Debian: apt-get install libcrypto++-dev)")
 
 
 def binary_path() -> Path:
     """Named by a digest of the source, so an edit rebuilds it."""
-    digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
-    return cache_root() / "software" / f"cryptopp_bench-{digest}"
-
-
-def _compile_command(compiler: str, output: Path) -> list[str]:
-    # nice: the machine is shared, and a build must not slow a colleague's measurement.
-    prefix = ["nice", "-n", "10"] if shutil.which("nice") else []
-    return [*prefix, compiler, "-O2", "-std=c++17", str(SOURCE), "-o", str(output), "-lcryptopp"]
+    return cppbuild.binary_path(SOURCE, "software", "cryptopp_bench")
 
 
 def build() -> Path:
-    """The benchmark binary, compiled now unless a build of the same source is cached."""
-    target = binary_path()
-    if target.is_file() and os.access(target, os.X_OK):
-        return target
-    compiler = _compiler()
-    _check_headers()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # Compile to a temporary name, then rename: a concurrent run never sees a half-written binary.
-    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
-        output = Path(scratch) / target.name
-        result = subprocess.run(_compile_command(compiler, output), capture_output=True, text=True,
-                                timeout=_BUILD_TIMEOUT, check=False)
-        if result.returncode != 0:
-            if "cannot find -lcryptopp" in result.stderr:
-                raise SourceUnavailable("the Crypto++ library is missing "
-                                        "(Debian: apt-get install libcrypto++-dev)")
-            last = result.stderr.strip().splitlines()[-1:] or ["?"]
-            raise SourceUnavailable(f"building the Crypto++ benchmark failed: {last[0][:160]}")
-        os.replace(output, target)
-    return target
+    """The benchmark binary, compiled now unless a build of the same source is cached. For the
+    baseline a failed build is one more missing source: noted, and the others still run."""
+    try:
+        return cppbuild.build(SOURCE, "software", "cryptopp_bench")
+    except cppbuild.BuildFailed as exc:
+        last = str(exc).strip().splitlines()[-1:] or ["?"]
+        raise SourceUnavailable(f"building the Crypto++ benchmark failed: {last[0][:160]}") from exc
 
 
 def version(binary: Path) -> str:
