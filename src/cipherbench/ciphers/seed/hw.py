@@ -167,12 +167,12 @@ class SeedKeyStep(KeyStep):
         """(G(Key0 + Key2 - KC), G(Key1 - Key3 + KC)): each three-operand sum as one carry-save
         layer and one adder, the subtractions as + ~x + 1 (the 1 as the adder's carry in)."""
         k0, k1, k2, k3 = get_words(w)
-        left = _three_sum(m, k0, k2, ~kc, "kl_")
-        right = _three_sum(m, k1, ~k3, kc, "kr_")
+        left = three_sum(m, k0, k2, ~kc, "kl_")
+        right = three_sum(m, k1, ~k3, kc, "kr_")
         return Cat(_g(m, right, "gk1"), _g(m, left, "gk0"))
 
 
-def _three_sum(m: Module, a: Value, b: Value, c: Value, prefix: str) -> Value:
+def three_sum(m: Module, a: Value, b: Value, c: Value, prefix: str) -> Value:
     """a + b + c + 1 mod 2^32 through a carry-save layer."""
     s = Signal(32, name=f"{prefix}s")
     carry = Signal(32, name=f"{prefix}c")

@@ -34,7 +34,7 @@ from ...components.adders import add
 from ...components.bytes import get_words
 from ...errors import CipherbenchError
 from ...interface import CoreShape
-from .hw import DATA_ADDER, DATA_ROUNDS, KEY_ADDER, GFunction, SeedHardware
+from .hw import DATA_ADDER, DATA_ROUNDS, KEY_ADDER, GFunction, SeedHardware, three_sum
 from .model import KC
 
 WIDTH = 32
@@ -138,8 +138,8 @@ class SeedCompact(NarrowDatapath):
                     m.d.comb += kc.eq(constant)
         second = self.step == 2
         # Step 1: Key1 - Key3 + KC; step 2: Key0 + Key2 - KC; each as x + y + z + 1.
-        total = _three_sum(m, Mux(second, key0, key1), Mux(second, key2, ~key3),
-                           Mux(second, ~kc, kc))
+        total = three_sum(m, Mux(second, key0, key1), Mux(second, key2, ~key3),
+                          Mux(second, ~kc, kc), "ks_")
         m.submodules.gk = gk = GFunction()
         m.d.comb += gk.i.eq(total)
         with m.If(self.load_key):
@@ -170,14 +170,6 @@ class SeedCompact(NarrowDatapath):
                 "data_adder": DATA_ADDER, "key_adder": KEY_ADDER,
                 "latency": program.latency(128), "interval": program.interval(128),
                 "key_setup": program.key_setup(128)}
-
-
-def _three_sum(m: Module, a: Value, b: Value, c: Value) -> Value:
-    """a + b + c + 1 mod 2^32: one carry-save layer and one adder (carry in 1)."""
-    s = Signal(32, name="ks_s")
-    carry = Signal(32, name="ks_c")
-    m.d.comb += [s.eq(a ^ b ^ c), carry.eq((a & b) | (a & c) | (b & c))]
-    return add(m, s, Cat(Const(0, 1), carry[:31]), Const(1, 1), KEY_ADDER, "ks_")
 
 
 class SeedNarrowHardware(SeedHardware):
