@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debian_packages=(opensta g++ make python3-venv python3-dev libcrypto++-dev python3-botan)
+# Headless browser for the HTML explorer's tests (tests/test_html_explorer.py): Playwright, from
+# the test extras, drives Debian's chromium through executable_path; no `playwright install`.
+debian_packages+=(chromium)
 # Opt-in: a PostgreSQL server for the results-store tests against a real database (CI sets it;
 # scripts/pg-test-server.sh runs a throwaway cluster). Users of a postgresql:// store need only
 # the psycopg client library, which pip installs below.

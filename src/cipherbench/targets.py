@@ -4,7 +4,7 @@
 ``asic``         a Liberty library (``--liberty``, $CIPHERBENCH_LIBERTY or $PDK_ROOT), Yosys + ABC +
                  OpenSTA, area- and speed-oriented synthesis
 ``fpga-ecp5``    Lattice ECP5 (LFE5U-25F), Yosys synth_ecp5 + nextpnr-ecp5
-``fpga-ice40``   Lattice iCE40 (HX8K), Yosys synth_ice40 + nextpnr-ice40
+``fpga-ice40``   Lattice iCE40 (UP5K by default, 5,280 LUTs), Yosys synth_ice40 + nextpnr-ice40
 """
 
 from __future__ import annotations

@@ -12,15 +12,18 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..store import Result, Store
-from . import analysis, html, software, sugawara, tables
+from . import analysis, fischer, gaj, html, papaefstathiou, software, sugawara, tables
 from .tables import Section
 
-__all__ = ["write_report", "build_sections"]
+__all__ = ["write_report", "build_sections", "GAJ_SECTION", "FISCHER_SECTION", "PAPA_SECTION"]
 
 PLOT_SECTION = "Throughput vs area"
 SOFTWARE_SECTION = "Software baseline (Sugawara Table 2, Papaefstathiou Tables 1-6)"
 NSA_SECTION = "NSA Tables 1-10: the AES finalists, iterative and pipelined"
 SUGAWARA_SECTION = "Sugawara et al.: ISO/IEC 18033-3 ciphers (Table 1, Fig. 11)"
+GAJ_SECTION = "Gaj & Chodowiec: the AES finalists on FPGAs (Fig. 10, Tables I-IV, Fig. 8)"
+FISCHER_SECTION = "Fischer: parameters and fast/fair/minimum configurations (Tables 1, 4-6)"
+PAPA_SECTION = "Papaefstathiou et al.: DES and AES cores, area vs performance (Tables 8-14)"
 
 
 def _rows(store_or_results: Store | Iterable[Result]) -> list[Result]:
@@ -64,6 +67,32 @@ def _sugawara(results: list[Result]) -> list[Section]:
                     tables=[sugawara.table1(results), sugawara.targets_table(results)])]
 
 
+def _gaj(results: list[Result]) -> list[Section]:
+    """Gaj & Chodowiec, when the results hold any finalist on an FPGA target (failed runs count:
+    a core too large for the small device is Table I's answer)."""
+    if not gaj.relevant(results):
+        return []
+    return [Section(GAJ_SECTION, paragraphs=[gaj.EXPLANATION], tables=gaj.tables(results))]
+
+
+def _fischer(results: list[Result]) -> list[Section]:
+    """Fischer, when the results hold an AES, Serpent or Twofish core of one of its data widths
+    on an FPGA target."""
+    if not fischer.relevant(results):
+        return []
+    return [Section(FISCHER_SECTION, paragraphs=[fischer.EXPLANATION],
+                    tables=fischer.tables(results))]
+
+
+def _papaefstathiou(results: list[Result]) -> list[Section]:
+    """Papaefstathiou et al., when the results hold a DES, TDEA or iterative AES core on an ASIC
+    or FPGA target."""
+    if not papaefstathiou.relevant(results):
+        return []
+    return [Section(PAPA_SECTION, paragraphs=[papaefstathiou.EXPLANATION],
+                    tables=papaefstathiou.tables(results))]
+
+
 def _software(results: list[Result], baseline: dict[str, Any] | None) -> list[Section]:
     """The measured software baseline (``cipherbench software --json``), when one is given."""
     if baseline is None:
@@ -82,6 +111,9 @@ def build_sections(results: list[Result],
         Section("Results per target", tables=tables.target_tables(results)),
         Section(PLOT_SECTION),
         *_sugawara(results),
+        *_gaj(results),
+        *_fischer(results),
+        *_papaefstathiou(results),
         *_software(results, baseline),
         Section("Architectures: formulas and sharing",
                 tables=[analysis.formula_table(results), analysis.sharing_table(results)]),
@@ -132,5 +164,5 @@ def write_report(
     md_path, csv_path, html_path = out / "report.md", out / "results.csv", out / "report.html"
     md_path.write_text(_markdown(title, sections, images), encoding="utf-8")
     csv_path.write_text(tables.to_csv(results), encoding="utf-8", newline="")
-    html_path.write_text(html.render_page(title, sections, figures), encoding="utf-8")
+    html_path.write_text(html.render_page(title, sections, figures, results), encoding="utf-8")
     return [md_path, csv_path, html_path, *written]

@@ -3,16 +3,31 @@
 Every string that could come from a user (design names, targets, settings, failure reasons,
 provenance) goes through ``esc``; only the plot SVG, which matplotlib wrote with its text drawn as
 paths, is inserted as markup, after its XML prolog, DOCTYPE and metadata are stripped.
+
+The explorer (``explorer_markup``) adds the results as JSON in a
+``<script type="application/json">`` block (``<``, ``>`` and ``&`` written as ``\\u`` escapes, so
+no data can close the block) and one inline script, ``_EXPLORER_JS``, that builds a filterable,
+sortable table and an SVG scatter plot with the Pareto front from it, touching the DOM only
+through ``textContent`` and ``setAttribute``. A Content-Security-Policy in the page lets only that
+script (by its SHA-256) run and forbids every network load.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
+import json
+import math
 import re
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, Sequence
 
-from .tables import Section, Table
+from ..store import Result
+from . import published
+from .tables import (Section, Table, cycle_count, figure, key_figure, key_sizes, ordered,
+                     settings_text)
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 100%; }
@@ -28,6 +43,23 @@ tbody tr:nth-child(even) td { background: #fafafa; }
 tbody tr:nth-child(even) td.published { background: #fbf0d4; }
 p.note { font-size: 0.8em; color: #555; margin: 0.2em 0; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+.cbx-controls { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; align-items: center;
+  margin: 0.5em 0; font-size: 0.9em; }
+.cbx-controls label { white-space: nowrap; }
+#cbx-table th { cursor: pointer; user-select: none; position: sticky; top: 0; }
+.cbx-tablewrap { max-height: 36em; overflow-y: auto; }
+#cbx-table th[aria-sort="ascending"]::after { content: " \\25B2"; }
+#cbx-table th[aria-sort="descending"]::after { content: " \\25BC"; }
+#cbx-table td.text, #cbx-table th.text { text-align: left; }
+#cbx-plot { width: 100%; max-width: 820px; height: auto; border: 1px solid #ddd; }
+#cbx-plot text { font: 12px system-ui, sans-serif; fill: #333; }
+#cbx-plot .axis { stroke: #555; } #cbx-plot .grid { stroke: #eee; }
+#cbx-plot .cbx-front { fill: none; stroke: #d62728; stroke-width: 1.5; stroke-dasharray: 5 3; }
+#cbx-plot circle { stroke: #fff; stroke-width: 0.8; fill-opacity: 0.85; }
+#cbx-plot circle.cbx-front-pt { stroke: #d62728; stroke-width: 2.2; }
+.cbx-legend { font-size: 0.85em; } .cbx-legend span { margin-right: 1em; white-space: nowrap; }
+.cbx-swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.3em;
+  border-radius: 50%; vertical-align: middle; }
 """
 
 _PROLOG = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<metadata>.*?</metadata>", re.S | re.I)
@@ -98,12 +130,19 @@ def render_section(section: Section, figure_html: str = "") -> str:
     return "\n".join(parts)
 
 
-def render_page(title: str, sections: list[Section], figures: dict[str, str]) -> str:
-    """The page; ``figures`` maps a section title to markup placed under its heading."""
-    body = "\n".join(render_section(s, figures.get(s.title, "")) for s in sections)
+def render_page(title: str, sections: list[Section], figures: dict[str, str],
+                results: Sequence[Result] | None = None) -> str:
+    """The page; ``figures`` maps a section title to markup placed under its heading. With
+    ``results``, the interactive explorer follows the first section (the summary)."""
+    rendered = [render_section(s, figures.get(s.title, "")) for s in sections]
+    explorer = explorer_markup(results) if results is not None else ""
+    if explorer:
+        rendered.insert(min(1, len(rendered)), explorer)
+    body = "\n".join(rendered)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{esc(content_security_policy())}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title><style>{_CSS}</style></head>\n"
         f"<body><h1>{esc(title)}</h1>\n{body}\n</body></html>\n"
@@ -119,3 +158,470 @@ def figure_markup(svg: Path | None, png: Path | None, caption: str) -> str:
     else:
         return ""
     return f"<figure>{content}<figcaption>{esc(caption)}</figcaption></figure>"
+
+
+# --- the interactive explorer ----------------------------------------------------------------
+
+EXPLORER_TITLE = "Explorer"
+EXPLORER_NOTE = (
+    "Every successful run, one row per key size. Filter by text (design or target), target kind "
+    "and cipher; click a column heading to sort (again to reverse); choose the plot's axes. "
+    "Points are coloured by cipher; the Pareto front (ringed in red and joined by a dashed line) "
+    "holds the points no other visible point beats on both axes, each axis in its own 'better' "
+    "direction (smaller area, higher throughput, ...). Area mixes units across target kinds (GE, "
+    "LUTs, transistors): pick one kind to compare like with like. The static tables below show "
+    "the same figures without JavaScript.")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One explorer column: ``kind`` "text" or "number"; ``better`` "higher"/"lower" for figures
+    that can be plotted (it sets the Pareto direction on that axis), None for the rest."""
+
+    key: str
+    label: str
+    kind: str = "number"
+    better: str | None = None
+
+
+TEXT_COLUMNS: tuple[Column, ...] = (
+    Column("design", "Design", "text"),
+    Column("cipher", "Cipher", "text"),
+    Column("arch", "Architecture", "text"),
+    Column("key_bits", "Key size", "number"),
+    Column("target", "Target", "text"),
+    Column("kind", "Kind", "text"),
+    Column("settings", "Settings", "text"),
+)
+
+# Plottable figures, in table order. ``area`` is the kind's own area unit (see _AREA_BY_KIND).
+FIGURE_COLUMNS: tuple[Column, ...] = (
+    Column("throughput_mbps", "Throughput, non-feedback (Mbps)", better="higher"),
+    Column("throughput_feedback_mbps", "Throughput, feedback (Mbps)", better="higher"),
+    Column("area", "Area (GE / LUTs / transistors)", better="lower"),
+    Column("gate_equivalents", "Gate equivalents (GE)", better="lower"),
+    Column("area_um2", "Area (um2)", better="lower"),
+    Column("luts", "LUTs", better="lower"),
+    Column("transistors", "Transistors", better="lower"),
+    Column("fmax_mhz", "Clock (MHz)", better="higher"),
+    Column("latency", "Latency (cycles)", better="lower"),
+    Column("initiation_interval", "Initiation interval (cycles)", better="lower"),
+    Column("cycles_per_chained_block", "Cycles per chained block", better="lower"),
+    Column("bits_per_cycle", "Bits per cycle", better="higher"),
+    Column("time_to_encrypt_ns", "Time to encrypt (ns)", better="lower"),
+    Column("time_to_decrypt_ns", "Time to decrypt (ns)", better="lower"),
+    Column("key_setup_encrypt_ns", "Key setup, encrypt (ns)", better="lower"),
+    Column("key_setup_decrypt_ns", "Key setup, decrypt (ns)", better="lower"),
+    Column("kbps_per_ge", "Efficiency (Kbps/GE)", better="higher"),
+    Column("mbps_per_lut", "Efficiency (Mbps/LUT)", better="higher"),
+    Column("energy_per_bit_pj", "Energy (pJ/bit)", better="lower"),
+    Column("io_count", "I/O count", better="lower"),
+)
+
+_AREA_BY_KIND = {"asic": "gate_equivalents", "fpga": "luts", "generic": "transistors"}
+_PER_KEY = {"throughput_mbps", "throughput_feedback_mbps", "bits_per_cycle",
+            "time_to_encrypt_ns", "time_to_decrypt_ns", "key_setup_encrypt_ns",
+            "key_setup_decrypt_ns", "kbps_per_ge", "mbps_per_lut", "energy_per_bit_pj"}
+_CYCLES = {"latency", "initiation_interval", "cycles_per_chained_block"}
+DEFAULT_X, DEFAULT_Y = "area", "throughput_mbps"
+
+
+def _number(value: Any) -> float | int | None:
+    """A finite number for JSON, else None (strings, bools and NaN never reach the page)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _cipher(design: str) -> str:
+    return published.design_cipher(design) or design.split("/", 1)[0]
+
+
+def explorer_rows(results: Sequence[Result]) -> list[dict[str, Any]]:
+    """One row per successful result and key size (as in results.csv), every FIGURE_COLUMNS
+    figure a number or None."""
+    rows = []
+    for r in ordered(results):
+        if not r.ok:
+            continue
+        for key in key_sizes(r) or [""]:
+            row: dict[str, Any] = {
+                "design": r.design, "cipher": _cipher(r.design),
+                "arch": r.design.split("/", 1)[1] if "/" in r.design else "",
+                "key_bits": int(key) if key.isdigit() else None,
+                "target": r.target, "kind": r.target_kind, "settings": settings_text(r.settings),
+            }
+            for col in FIGURE_COLUMNS:
+                if col.key == "area":
+                    name = _AREA_BY_KIND.get(r.target_kind)
+                    value = figure(r, name) if name else None
+                elif col.key in _PER_KEY:
+                    value = key_figure(r, key, col.key)
+                elif col.key in _CYCLES:
+                    value = cycle_count(r, key, col.key)
+                else:
+                    value = figure(r, col.key)
+                row[col.key] = _number(value)
+            rows.append(row)
+    return rows
+
+
+def explorer_payload(results: Sequence[Result]) -> dict[str, Any]:
+    """Columns (figures nobody has are left out), rows and the default axes."""
+    rows = explorer_rows(results)
+    figures = [c for c in FIGURE_COLUMNS if any(row[c.key] is not None for row in rows)]
+    keys = [c.key for c in figures]
+
+    def default(first: str, *others: str) -> str | None:
+        return next((k for k in (first, *others) if k in keys), keys[0] if keys else None)
+
+    return {
+        "columns": [asdict(c) for c in (*TEXT_COLUMNS, *figures)],
+        "rows": [{k: row[k] for k in (*(c.key for c in TEXT_COLUMNS), *keys)} for row in rows],
+        "x": default(DEFAULT_X, "gate_equivalents", "luts", "transistors"),
+        "y": default(DEFAULT_Y, "bits_per_cycle", "throughput_feedback_mbps"),
+    }
+
+
+def json_for_script(data: Any) -> str:
+    """JSON safe inside <script type="application/json">: no ``<``, ``>`` or ``&`` (so never
+    ``</script`` or ``<!--``) and no U+2028/2029; JSON.parse reads the escapes back."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                       ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, code)
+    return text
+
+
+def script_hash(script: str) -> str:
+    """The CSP source that allows exactly this inline script."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
+
+
+def content_security_policy() -> str:
+    """No network loads of any kind; only the explorer's own script runs."""
+    return ("default-src 'none'; " f"script-src {script_hash(_EXPLORER_JS)}; "
+            "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'")
+
+
+def explorer_markup(results: Sequence[Result]) -> str:
+    """The explorer section, or "" when no run succeeded. Controls are static markup; the
+    script fills in options, table and plot and unhides them."""
+    payload = explorer_payload(results)
+    if not payload["rows"]:
+        return ""
+    return (
+        f'<section id="cbx"><h2>{esc(EXPLORER_TITLE)}</h2>'
+        f"<noscript><p>The explorer needs JavaScript; the same figures are in the static tables "
+        f"below.</p></noscript>"
+        f'<div id="cbx-ui" hidden><p class="note">{esc(EXPLORER_NOTE)}</p>'
+        '<div class="cbx-controls">'
+        '<label>Filter <input id="cbx-filter" type="search" '
+        'placeholder="design or target substring"></label>'
+        '<label>Target kind <select id="cbx-kind"><option value="">all</option></select></label>'
+        '<label>Cipher <select id="cbx-cipher"><option value="">all</option></select></label>'
+        '<span id="cbx-count"></span></div>'
+        '<div class="cbx-controls">'
+        '<label>X axis <select id="cbx-x"></select></label>'
+        '<label><input id="cbx-xlog" type="checkbox" checked> log X</label>'
+        '<label>Y axis <select id="cbx-y"></select></label>'
+        '<label><input id="cbx-ylog" type="checkbox" checked> log Y</label></div>'
+        '<figure><svg id="cbx-plot" viewBox="0 0 820 480" role="img" '
+        'aria-label="scatter plot of the filtered results"></svg>'
+        '<figcaption><span id="cbx-plotnote"></span></figcaption></figure>'
+        '<div id="cbx-legend" class="cbx-legend"></div>'
+        '<div class="scroll cbx-tablewrap"><table id="cbx-table"><thead><tr></tr></thead><tbody></tbody>'
+        "</table></div></div>"
+        f'<script type="application/json" id="cbx-data">{json_for_script(payload)}</script>'
+        f"<script>{_EXPLORER_JS}</script></section>"
+    )
+
+
+# The explorer's script: vanilla JavaScript, no libraries, no network. Data reaches the DOM only
+# as textContent or attribute values. The SVG namespace comes from the static <svg> element
+# (the HTML parser puts it there), so the page needs no namespace URL.
+_EXPLORER_JS = r"""
+(function () {
+  "use strict";
+  var byId = function (id) { return document.getElementById(id); };
+  var data = JSON.parse(byId("cbx-data").textContent);
+  var columns = data.columns, rows = data.rows;
+  var col = {};
+  columns.forEach(function (c) { col[c.key] = c; });
+  var figures = columns.filter(function (c) { return c.better; });
+  var svg = byId("cbx-plot"), NS = svg.namespaceURI;
+  var W = 820, H = 480, M = {left: 90, right: 20, top: 20, bottom: 56};
+  var PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
+                 "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#843c39"];
+  var state = {text: "", kind: "", cipher: "", sortKey: null, sortDir: 1,
+               x: data.x, y: data.y};
+
+  function distinct(key) {
+    var seen = {};
+    rows.forEach(function (r) { if (r[key] !== null && r[key] !== "") { seen[r[key]] = true; } });
+    return Object.keys(seen).sort();
+  }
+  var ciphers = distinct("cipher");
+  var colour = {};
+  ciphers.forEach(function (c, i) { colour[c] = PALETTE[i % PALETTE.length]; });
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+  function sv(tag, attrs, text) {
+    var node = document.createElementNS(NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+  function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
+
+  function group(s) {
+    var parts = s.split(".");
+    parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return parts.join(".");
+  }
+  function fmt(v) {
+    if (v === null || v === undefined || v === "") { return "-"; }
+    if (typeof v !== "number") { return String(v); }
+    if (Number.isInteger(v)) { return group(v.toFixed(0)); }
+    if (Math.abs(v) >= 1) { return group(v.toFixed(2)); }
+    return String(Number(v.toPrecision(3)));
+  }
+  function betterText(c) { return c.better === "higher" ? "higher is better" : "lower is better"; }
+
+  // --- controls -------------------------------------------------------------------------
+  function fillSelect(select, values, labels) {
+    values.forEach(function (v, i) { select.appendChild(el("option", {value: v}, labels[i])); });
+  }
+  fillSelect(byId("cbx-kind"), distinct("kind"), distinct("kind"));
+  fillSelect(byId("cbx-cipher"), ciphers, ciphers);
+  ["cbx-x", "cbx-y"].forEach(function (id) {
+    fillSelect(byId(id), figures.map(function (c) { return c.key; }),
+               figures.map(function (c) { return c.label + " (" + betterText(c) + ")"; }));
+  });
+  byId("cbx-x").value = state.x;
+  byId("cbx-y").value = state.y;
+
+  function visibleRows() {
+    var needle = state.text.trim().toLowerCase();
+    return rows.filter(function (r) {
+      if (state.kind && r.kind !== state.kind) { return false; }
+      if (state.cipher && r.cipher !== state.cipher) { return false; }
+      return !needle || r.design.toLowerCase().indexOf(needle) >= 0 ||
+             r.target.toLowerCase().indexOf(needle) >= 0;
+    });
+  }
+
+  // --- table ----------------------------------------------------------------------------
+  var table = byId("cbx-table"), headRow = table.tHead.rows[0], body = table.tBodies[0];
+  columns.forEach(function (c) {
+    var th = el("th", {scope: "col", tabindex: "0", "data-key": c.key, "class": c.kind,
+                       title: c.better ? betterText(c) + "; click to sort" : "click to sort"},
+                c.label);
+    var sortBy = function () {
+      state.sortDir = state.sortKey === c.key ? -state.sortDir : 1;
+      state.sortKey = c.key;
+      update();
+    };
+    th.addEventListener("click", sortBy);
+    th.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(); }
+    });
+    headRow.appendChild(th);
+  });
+
+  function compare(a, b, key, dir) {
+    var va = a[key], vb = b[key];
+    var missA = va === null || va === "", missB = vb === null || vb === "";
+    if (missA || missB) { return missA === missB ? 0 : (missA ? 1 : -1); }  // missing last
+    if (typeof va === "number" && typeof vb === "number") { return dir * (va - vb); }
+    return dir * String(va).localeCompare(String(vb));
+  }
+
+  function renderTable(list) {
+    var order = list.map(function (r, i) { return [r, i]; });
+    if (state.sortKey) {
+      order.sort(function (p, q) {
+        return compare(p[0], q[0], state.sortKey, state.sortDir) || p[1] - q[1];
+      });
+    }
+    Array.prototype.forEach.call(headRow.cells, function (th) {
+      if (th.getAttribute("data-key") === state.sortKey) {
+        th.setAttribute("aria-sort", state.sortDir > 0 ? "ascending" : "descending");
+      } else {
+        th.removeAttribute("aria-sort");
+      }
+    });
+    clear(body);
+    order.forEach(function (pair) {
+      var tr = el("tr");
+      columns.forEach(function (c) {
+        tr.appendChild(el("td", c.kind === "text" ? {"class": "text"} : {}, fmt(pair[0][c.key])));
+      });
+      body.appendChild(tr);
+    });
+    byId("cbx-count").textContent = list.length + " of " + rows.length + " rows";
+  }
+
+  // --- Pareto front ---------------------------------------------------------------------
+  // A point is on the front when no other point is at least as good on both axes and better
+  // on one; "good" follows each column's direction.
+  function paretoFront(points, xc, yc) {
+    var sx = xc.better === "higher" ? 1 : -1, sy = yc.better === "higher" ? 1 : -1;
+    return points.filter(function (p) {
+      return !points.some(function (q) {
+        var dx = sx * (q.x - p.x), dy = sy * (q.y - p.y);
+        return dx >= 0 && dy >= 0 && (dx > 0 || dy > 0);
+      });
+    });
+  }
+
+  // --- scatter plot ---------------------------------------------------------------------
+  function niceStep(span, count) {
+    var raw = span / count, p = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / p;
+    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
+  }
+  function linearTicks(lo, hi) {
+    var step = niceStep(hi - lo, 5), out = [];
+    for (var v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
+      out.push(Number(v.toPrecision(12)));
+    }
+    return out;
+  }
+  function makeScale(values, log, from, to) {
+    var t = log ? function (v) { return Math.log10(v); } : function (v) { return v; };
+    var lo = Math.min.apply(null, values.map(t)), hi = Math.max.apply(null, values.map(t));
+    if (hi === lo) {
+      var pad = log ? 0.5 : Math.max(Math.abs(lo) * 0.1, 1);
+      lo -= pad; hi += pad;
+    } else {
+      var margin = (hi - lo) * 0.06;
+      lo -= margin; hi += margin;
+    }
+    var ticks;
+    if (!log) {
+      ticks = linearTicks(lo, hi);
+    } else if (hi - lo >= 1) {
+      // powers of ten; over three decades or less also 2 and 5 times them
+      ticks = [];
+      var stride = Math.max(1, Math.ceil((Math.floor(hi) - Math.ceil(lo) + 1) / 8));
+      var steps = hi - lo <= 3 ? [1, 2, 5] : [1];
+      for (var e = Math.floor(lo); e <= Math.ceil(hi); e += stride) {
+        steps.forEach(function (m) {
+          var v = m * Math.pow(10, e), at = Math.log10(v);
+          if (at >= lo && at <= hi) { ticks.push(Number(v.toPrecision(12))); }
+        });
+      }
+    } else {
+      ticks = linearTicks(Math.pow(10, lo), Math.pow(10, hi))
+        .filter(function (v) { return v > 0; });
+    }
+    var pos = function (v) { return from + (t(v) - lo) / (hi - lo) * (to - from); };
+    return {pos: pos, ticks: ticks};
+  }
+  function usable(v, log) { return typeof v === "number" && isFinite(v) && (!log || v > 0); }
+
+  function renderPlot(list) {
+    var xc = col[state.x], yc = col[state.y];
+    var xlog = byId("cbx-xlog").checked, ylog = byId("cbx-ylog").checked;
+    clear(svg);
+    clear(byId("cbx-legend"));
+    var points = [];
+    list.forEach(function (r) {
+      if (usable(r[xc.key], xlog) && usable(r[yc.key], ylog)) {
+        points.push({row: r, x: r[xc.key], y: r[yc.key]});
+      }
+    });
+    var x0 = M.left, x1 = W - M.right, y0 = H - M.bottom, y1 = M.top;
+    svg.appendChild(sv("line", {"class": "axis", x1: x0, y1: y0, x2: x1, y2: y0}));
+    svg.appendChild(sv("line", {"class": "axis", x1: x0, y1: y0, x2: x0, y2: y1}));
+    svg.appendChild(sv("text", {id: "cbx-xlabel", x: (x0 + x1) / 2, y: H - 12,
+                                "text-anchor": "middle"}, xc.label + (xlog ? " (log)" : "")));
+    svg.appendChild(sv("text", {id: "cbx-ylabel", x: 0, y: 0, "text-anchor": "middle",
+                                transform: "translate(16," + (y0 + y1) / 2 + ") rotate(-90)"},
+                       yc.label + (ylog ? " (log)" : "")));
+    var skipped = list.length - points.length;
+    var note = points.length + " points";
+    if (skipped) {
+      note += "; rows without a " + (xlog || ylog ? "positive " : "") + "value on an axis: " +
+              skipped;
+    }
+    if (!points.length) {
+      svg.appendChild(sv("text", {x: (x0 + x1) / 2, y: (y0 + y1) / 2, "text-anchor": "middle"},
+                         "no points to plot"));
+      byId("cbx-plotnote").textContent = note;
+      return;
+    }
+    var sx = makeScale(points.map(function (p) { return p.x; }), xlog, x0, x1);
+    var sy = makeScale(points.map(function (p) { return p.y; }), ylog, y0, y1);
+    sx.ticks.forEach(function (v) {
+      var at = sx.pos(v);
+      svg.appendChild(sv("line", {"class": "grid", x1: at, y1: y0, x2: at, y2: y1}));
+      svg.appendChild(sv("line", {"class": "axis", x1: at, y1: y0, x2: at, y2: y0 + 5}));
+      svg.appendChild(sv("text", {"class": "tick", x: at, y: y0 + 18, "text-anchor": "middle"},
+                         fmt(v)));
+    });
+    sy.ticks.forEach(function (v) {
+      var at = sy.pos(v);
+      svg.appendChild(sv("line", {"class": "grid", x1: x0, y1: at, x2: x1, y2: at}));
+      svg.appendChild(sv("line", {"class": "axis", x1: x0 - 5, y1: at, x2: x0, y2: at}));
+      svg.appendChild(sv("text", {"class": "tick", x: x0 - 8, y: at + 4, "text-anchor": "end"},
+                         fmt(v)));
+    });
+    var front = paretoFront(points, xc, yc);
+    var line = front.slice().sort(function (p, q) { return p.x - q.x || p.y - q.y; });
+    svg.appendChild(sv("polyline", {"class": "cbx-front", points: line.map(function (p) {
+      return sx.pos(p.x).toFixed(1) + "," + sy.pos(p.y).toFixed(1);
+    }).join(" ")}));
+    var onFront = new Set(front);
+    points.forEach(function (p) {
+      var r = p.row, pareto = onFront.has(p);
+      var dot = sv("circle", {"class": pareto ? "cbx-pt cbx-front-pt" : "cbx-pt",
+                              cx: sx.pos(p.x).toFixed(1), cy: sy.pos(p.y).toFixed(1),
+                              r: pareto ? 5.5 : 4, fill: colour[r.cipher] || "#000",
+                              "data-design": r.design, "data-target": r.target,
+                              "data-key": r.key_bits === null ? "" : String(r.key_bits)});
+      dot.appendChild(sv("title", {}, r.design + " @ " + r.target +
+        (r.key_bits === null ? "" : ", " + r.key_bits + "-bit key") +
+        (r.settings ? " (" + r.settings + ")" : "") + "\n" + xc.label + ": " + fmt(p.x) +
+        "\n" + yc.label + ": " + fmt(p.y) + (pareto ? "\non the Pareto front" : "")));
+      svg.appendChild(dot);
+    });
+    byId("cbx-plotnote").textContent = note + "; " + front.length + " on the Pareto front (X: " +
+      betterText(xc) + ", Y: " + betterText(yc) + ")";
+    var legend = byId("cbx-legend");
+    ciphers.forEach(function (c) {
+      if (!points.some(function (p) { return p.row.cipher === c; })) { return; }
+      var item = el("span");
+      var swatch = el("span", {"class": "cbx-swatch"});
+      swatch.style.background = colour[c];
+      item.appendChild(swatch);
+      item.appendChild(document.createTextNode(c));
+      legend.appendChild(item);
+    });
+  }
+
+  function update() {
+    var list = visibleRows();
+    renderTable(list);
+    renderPlot(list);
+  }
+
+  function bind(id, event, field) {
+    byId(id).addEventListener(event, function (e) { state[field] = e.target.value; update(); });
+  }
+  bind("cbx-filter", "input", "text");
+  bind("cbx-kind", "change", "kind");
+  bind("cbx-cipher", "change", "cipher");
+  bind("cbx-x", "change", "x");
+  bind("cbx-y", "change", "y");
+  byId("cbx-xlog").addEventListener("change", update);
+  byId("cbx-ylog").addEventListener("change", update);
+  byId("cbx-ui").hidden = false;
+  update();
+})();
+"""

@@ -1,0 +1,198 @@
+"""Papaefstathiou et al. (seed 002) regenerated: DES and AES cores optimised for area and for
+performance (Tables 8-14), and what placement and routing does to the synthesised figures.
+
+The seed synthesised each core twice, area-optimised (AO) and performance-optimised (PO), in
+0.18 um VST-UMC cells, and reported latency, throughput, power and area after synthesis and after
+placement and routing. Ours: the ASIC target's ``area`` and ``speed`` goals (Yosys+ABC+OpenSTA on
+NanGate45, post-synthesis) and the FPGA targets (post-route). The second table compares
+synthesis against placed-and-routed figures where we have both: the FPGA flow stores the
+synthesised resource counts (``synth_luts``, ``synth_ffs``, ``synth_brams``) beside the placed ones;
+its timing exists only after routing, and the ASIC flow has no placement, so latency ratios are
+the seed's only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import CipherbenchError
+from ..spec import DesignSpec, parse
+from ..store import Result
+from .published import PAPA_HARDWARE, PapaHardware
+from .tables import MISSING, Table, fmt, key_figure, key_sizes
+
+CIPHERS = ("des", "tdea", "aes")
+PUBLISHED_SOURCE = "Papaefstathiou et al. (0.18 um)"
+OURS_SOURCE = "cipherbench"
+DES_ARCHS = ("iterative", "unrolled", "pipelined")
+AES_ARCHS = ("iterative",)  # the seed's AES modules are iterative (10 rounds), none pipelined
+GOAL_TO_OPTIMIZATION = {"area": "area", "speed": "performance"}
+
+EXPLANATION = (
+    "Papaefstathiou et al. built DES and AES cores area-optimised (AO) and performance-optimised "
+    "(PO) in 0.18 um standard cells, and measured them after synthesis and after placement and "
+    "routing. Ours: DES, TDEA and AES cores synthesised for area and for speed (NanGate45, "
+    "post-synthesis static timing) and placed and routed on FPGAs. Technologies differ; the AO/PO "
+    "trade-off and the synthesis-to-layout change are what compare."
+)
+
+HEADERS = ["cipher", "source", "design", "target", "optimisation", "architecture", "direction",
+           "stage", "latency (ns)", "throughput (Gbps)", "power (mW)", "area (K um2)",
+           "area (LUTs)"]
+
+
+def _spec(design: str) -> DesignSpec | None:
+    try:
+        return parse(design)
+    except CipherbenchError:
+        return None
+
+
+@dataclass(frozen=True)
+class OurRow:
+    cipher: str
+    result: Result
+    spec: DesignSpec
+
+    @property
+    def direction(self) -> str:
+        return self.spec.param_dict.get("ops", "both")
+
+    @property
+    def key(self) -> str:
+        keys = key_sizes(self.result)
+        return keys[0] if keys else ""
+
+
+def _is_seed_core(spec: DesignSpec) -> bool:
+    archs = AES_ARCHS if spec.cipher == "aes" else DES_ARCHS
+    return spec.cipher in CIPHERS and spec.arch in archs
+
+
+def our_rows(results: Sequence[Result]) -> list[OurRow]:
+    """Our ok ASIC and FPGA results of DES, TDEA and iterative AES."""
+    rows = []
+    for r in results:
+        if not r.ok or r.target_kind not in ("asic", "fpga"):
+            continue
+        spec = _spec(r.design)
+        if spec is not None and _is_seed_core(spec):
+            rows.append(OurRow(spec.cipher, r, spec))
+    return sorted(rows, key=lambda o: (CIPHERS.index(o.cipher), o.result.design,
+                                       o.result.target_kind, o.result.target,
+                                       str(o.result.settings.get("goal"))))
+
+
+def relevant(results: Sequence[Result]) -> bool:
+    return bool(our_rows(results))
+
+
+def _published_cells(h: PapaHardware) -> list[str]:
+    return [h.cipher, f"{PUBLISHED_SOURCE} {h.table}", h.design, h.style, h.optimization,
+            h.architecture, h.direction, h.stage, fmt(h.latency_ns), fmt(h.throughput_gbps),
+            fmt(h.power_mw), fmt(h.area_kum2), MISSING]
+
+
+def _number(value: Any) -> float | int | None:
+    """A measured number as stored (counts stay ints, so they print without decimals)."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _our_cells(o: OurRow) -> list[str]:
+    r = o.result
+    fpga = r.target_kind == "fpga"
+    latency_name = "time_to_decrypt_ns" if o.direction == "decrypt" else "time_to_encrypt_ns"
+    mbps = _number(key_figure(r, o.key, "throughput_mbps"))
+    area = _number(r.measurements.get("area_um2") or r.metrics.get("area_um2"))
+    goal = str(r.settings.get("goal") or "")
+    return [o.cipher, OURS_SOURCE, r.design, r.target,
+            GOAL_TO_OPTIMIZATION.get(goal, MISSING), o.spec.arch, o.direction,
+            "placed and routed" if fpga else "synthesis",
+            fmt(key_figure(r, o.key, latency_name)),
+            fmt(mbps / 1000 if mbps is not None else None),
+            fmt(r.measurements.get("power_mw")),
+            fmt(area / 1000 if area is not None else None),
+            fmt(r.measurements.get("luts") if fpga else None)]
+
+
+def _cores_table(title: str, ciphers: tuple[str, ...], tables_ref: str,
+                 results: Sequence[Result]) -> Table:
+    ours = our_rows(results)
+    rows: list[list[str]] = []
+    for cipher in ciphers:
+        rows += [_published_cells(h) for h in PAPA_HARDWARE if h.cipher == cipher]
+        rows += [_our_cells(o) for o in ours if o.cipher == cipher]
+    headers = [*HEADERS[:3], "target / style", *HEADERS[4:]]
+    return Table(title, headers, rows, notes=[
+        (f"Published: {tables_ref}; latency = time for one block, throughput in Gbps, area in "
+        "thousands of um2; optimisation area = AO, performance = PO."),
+        ("Ours: ASIC goal area = AO, speed = PO (NanGate45, post-synthesis); FPGA rows placed and "
+        "routed; latency = time to encrypt (decrypt for decryption-only cores) one block, "
+        "measured cycles / fmax; throughput non-feedback. Power only where the flow measured it."),
+    ])
+
+
+def des_table(results: Sequence[Result]) -> Table:
+    return _cores_table("Papaefstathiou et al. Tables 8-10: DES cores, area- vs "
+                        "performance-optimised", ("des", "tdea"),
+                        "Tables 8 (synthesis), 9 and 10 (placed and routed), sections 4.1-4.2",
+                        results)
+
+
+def aes_table(results: Sequence[Result]) -> Table:
+    return _cores_table("Papaefstathiou et al. Tables 11-14: AES cores, area- vs "
+                        "performance-optimised", ("aes",),
+                        "Tables 11/13 (synthesis) and 12/14 (placed and routed), flip-flop (FF) "
+                        "and latch (LA) cells, section 4.3", results)
+
+
+# --- synthesis vs placed and routed --------------------------------------------------------
+
+
+def _ratio(after: float | None, before: float | None) -> float | None:
+    return after / before if after is not None and before else None
+
+
+def published_pairs() -> list[tuple[PapaHardware, PapaHardware]]:
+    """(synthesis, placed and routed) rows of the same published design."""
+    synthesis = {h.design: h for h in PAPA_HARDWARE if h.stage == "synthesis"}
+    return [(synthesis[h.design], h) for h in PAPA_HARDWARE
+            if h.stage == "placed and routed" and h.design in synthesis]
+
+
+def layout_table(results: Sequence[Result]) -> Table:
+    """Area (and for the seed latency) after synthesis and after placement and routing."""
+    rows = []
+    for syn, pnr in published_pairs():
+        rows.append([syn.cipher, f"{PUBLISHED_SOURCE} {syn.table} / {pnr.table}", syn.design,
+                     "area (K um2)", fmt(syn.area_kum2), fmt(pnr.area_kum2),
+                     fmt(_ratio(pnr.area_kum2, syn.area_kum2)), fmt(syn.latency_ns),
+                     fmt(pnr.latency_ns), fmt(_ratio(pnr.latency_ns, syn.latency_ns))])
+    for o in our_rows(results):
+        r = o.result
+        if r.target_kind != "fpga":
+            continue
+        for label, synth_name, placed_name in (("LUTs", "synth_luts", "luts"),
+                                               ("flip-flops", "synth_ffs", "ffs"),
+                                               ("block RAMs", "synth_brams", "brams")):
+            before = _number(r.measurements.get(synth_name))
+            after = _number(r.measurements.get(placed_name))
+            if before is None or after is None or (label == "block RAMs" and not before):
+                continue
+            rows.append([o.cipher, OURS_SOURCE, f"{r.design} @ {r.target}", label, fmt(before),
+                         fmt(after), fmt(_ratio(after, before)), MISSING, MISSING, MISSING])
+    return Table("Papaefstathiou et al.: synthesis vs placed and routed", [
+        "cipher", "source", "design", "area measure", "area, synthesis", "area, placed and routed",
+        "P&R / synthesis", "latency synthesis (ns)", "latency P&R (ns)", ("P&R / synthesis "
+        "latency")], rows, notes=[
+        "Published: the designs the seed reports in both stages (Tables 8/9, 11/12, 13/14).",
+        ("Ours: FPGA resource counts after Yosys synthesis and after nextpnr placement (core "
+        "without the I/O wrapper); FPGA timing is only known after routing and the ASIC flow "
+        "stops at synthesis, so our latency columns stay empty."),
+    ])
+
+
+def tables(results: Sequence[Result]) -> list[Table]:
+    return [des_table(results), aes_table(results), layout_table(results)]
