@@ -80,10 +80,41 @@ class CoreSignals:
         self.out_valid = Signal(name="out_valid")
         self.out_ready = Signal(name="out_ready")
 
+    OUTPUTS = ("key_ready", "in_ready", "out_block", "out_valid")
+
     def port_list(self) -> list[Signal]:
         """Signals in manifest order, without clk/rst (Amaranth adds the sync domain's)."""
         return [
             self.key, self.key_len, self.key_valid, self.key_ready,
+            self.in_block, self.in_decrypt, self.in_valid, self.in_ready,
+            self.out_block, self.out_valid, self.out_ready,
+        ]
+
+    def ports(self) -> list[dict[str, object]]:
+        """The manifest's port list of the generated module (clk and rst first)."""
+        return [{"name": "clk", "dir": "in", "width": 1},
+                {"name": "rst", "dir": "in", "width": 1},
+                *({"name": sig.name, "dir": "out" if sig.name in self.OUTPUTS else "in",
+                   "width": len(sig)} for sig in self.port_list())]
+
+
+class LoadedKeySignals(CoreSignals):
+    """A core whose round keys are loaded from outside (keys=loaded, docs/interface.md): the
+    common interface without ``key``, plus a round-key write port. Entries are written one per
+    clock (``rk_we``, ``rk_addr``, ``rk_data``) while ``key_ready`` is high; the key channel
+    (``key_valid``/``key_ready`` with ``key_len``) then commits them, and blocks are taken from
+    the next clock."""
+
+    def __init__(self, shape: CoreShape, index_bits: int, round_key_bits: int) -> None:
+        super().__init__(shape)
+        self.rk_we = Signal(name="rk_we")
+        self.rk_addr = Signal(index_bits, name="rk_addr")
+        self.rk_data = Signal(round_key_bits, name="rk_data")
+
+    def port_list(self) -> list[Signal]:
+        return [
+            self.key_len, self.key_valid, self.key_ready,
+            self.rk_we, self.rk_addr, self.rk_data,
             self.in_block, self.in_decrypt, self.in_valid, self.in_ready,
             self.out_block, self.out_valid, self.out_ready,
         ]

@@ -56,13 +56,17 @@ def to_rtlil(top: Elaboratable, ports: Sequence[Signal], name: str) -> str:
     return rtlil.convert(top, ports=list(ports), name=name)
 
 
-def to_verilog(top: Elaboratable, ports: Sequence[Signal], name: str, out_dir: Path) -> Path:
-    """Write ``out_dir/<name>.v`` (plain Verilog-2005, no attributes) and return its path."""
+def to_verilog(top: Elaboratable, ports: Sequence[Signal], name: str, out_dir: Path,
+               instantiated: Sequence[Path] = ()) -> Path:
+    """Write ``out_dir/<name>.v`` (plain Verilog-2005, no attributes) and return its path.
+    ``instantiated``: Verilog files of modules ``top`` instantiates by name, read as black boxes
+    (their ports only) and not copied into the output."""
     out_dir.mkdir(parents=True, exist_ok=True)
     il_path = out_dir / f"{name}.il"
     v_path = out_dir / f"{name}.v"
     il_path.write_text(to_rtlil(top, ports, name))
     script = "\n".join([
+        *(f"read_verilog -lib {path}" for path in instantiated),
         f"read_rtlil {il_path}",
         f"hierarchy -top {name}",
         "proc",

@@ -12,26 +12,27 @@ Round keys are on the fly: in each cycle the key step computes the next key stat
 one and its round key feeds the round in the same cycle, so no round key is ever stored. With
 ``keys=stored`` they come from the round-key memory of arch/keymem.py (shared with the pipelines),
 filled once per key; a round reads the entry its (round, direction) has in the cipher's layout.
+With ``keys=loaded`` the same memory is written from outside through a round-key port and the core
+has no key schedule (arch/loaded.py).
 """
 
 from __future__ import annotations
 
 from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal
 
-from ..interface import CoreShape, CoreSignals
+from ..interface import CoreShape, CoreSignals, LoadedKeySignals
 from .base import CipherHardware, KeyStep, bits_for, select_by_key_len
 from .handshake import one_block_handshakes
 from .keymem import KeyMemoryLayout, RoundKeyMemory
+from .loaded import LoadedKeyHarness, loaded_key_signals
 
 
 class KeyScheduleBlock(Elaboratable):
-    """What every key-schedule block of the iterative core has: the cipher's key step, the key
-    port, the registered key length and the two round keys a cycle needs."""
+    """What every key-schedule block of the iterative core has: the key port, the registered key
+    length and the two round keys a cycle needs."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int,
-                 step: KeyStep | None = None) -> None:
+    def __init__(self, hw: CipherHardware, shape: CoreShape) -> None:
         self.hw = hw
-        self.step = step if step is not None else hw.key_step(shape.key_len_bits, step_bits)
         self.key = Signal(shape.key_bits)
         self.key_len = Signal(shape.key_len_bits)
         self.load_key = Signal()       # take key/key_len
@@ -44,7 +45,8 @@ class IterativeKeySchedule(KeyScheduleBlock):
     """Key registers around the cipher's key step: round keys on the fly."""
 
     def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
-        super().__init__(hw, shape, step_bits)
+        super().__init__(hw, shape)
+        self.step: KeyStep = hw.key_step(shape.key_len_bits, step_bits)
         self.start = Signal()          # a block starts: step from the stored start state
         self.start_runup = Signal()    # decryption run-up starts: step forward from the loaded key
         self.advance = Signal()        # a round (or run-up step) happens in this cycle
@@ -84,13 +86,15 @@ class IterativeKeySchedule(KeyScheduleBlock):
 
 
 class StoredKeySchedule(KeyScheduleBlock):
-    """Round keys computed once per key into a round-key memory (arch/keymem.py, shared with the
-    pipelined core), read through two asynchronous ports (whitening and round key)."""
+    """Round keys in a round-key memory (arch/keymem.py, shared with the pipelined core), read
+    through two asynchronous ports (whitening and round key): computed once per key by the key
+    step inside (keys=stored), or written from outside through the core's round-key port
+    (keys=loaded, ``wr_*``)."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
-        memory = RoundKeyMemory(hw, shape, step_bits)
-        super().__init__(hw, shape, step_bits, step=memory.step)
-        self.memory = memory
+    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int,
+                 loaded: bool = False) -> None:
+        super().__init__(hw, shape)
+        self.memory = RoundKeyMemory(hw, shape, step_bits, loaded=loaded)
         index_bits = self.memory.layout.index_bits
         self.filling = Signal()
         self.ready = Signal()
@@ -110,6 +114,11 @@ class StoredKeySchedule(KeyScheduleBlock):
             self.rk_white.eq(white_data), self.rk.eq(round_data),
         ]
         return m
+
+    @property
+    def write_port(self) -> tuple[Signal, Signal, Signal]:
+        """(address, data, enable) of the memory's write port (keys=loaded: driven from outside)."""
+        return self.memory.wr_addr, self.memory.wr_data, self.memory.wr_en
 
 
 class IterativeDatapath(Elaboratable):
@@ -283,14 +292,21 @@ class IterativeCore(Elaboratable):
         self.hw = hw
         self.keys = keys
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
-        self.io = CoreSignals(self.shape)
+        self.loaded = keys == "loaded"
+        self.io = loaded_key_signals(hw, self.shape) if self.loaded else CoreSignals(self.shape)
         max_rounds = max(hw.rounds(k) for k in self.shape.key_sizes)
         self.step_bits = bits_for(max_rounds)
+
+    def simulation_harness(self, core_name: str) -> LoadedKeyHarness | None:
+        """keys=loaded: the wrapper that computes and loads the round keys in simulation."""
+        if not self.loaded:
+            return None
+        return LoadedKeyHarness(self.hw, self.shape, self.step_bits, core_name)
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io = self.io
-        stored = self.keys == "stored"
+        stored = self.keys in ("stored", "loaded")
         ctl = IterativeController(self.hw, self.shape, io, self.step_bits, stored_keys=stored)
         dp = IterativeDatapath(self.hw)
         m.submodules.controller = ctl
@@ -319,8 +335,12 @@ class IterativeCore(Elaboratable):
         return ks
 
     def _stored_keys(self, m: Module, ctl: IterativeController) -> StoredKeySchedule:
-        ks = StoredKeySchedule(self.hw, self.shape, self.step_bits)
+        ks = StoredKeySchedule(self.hw, self.shape, self.step_bits, loaded=self.loaded)
         m.submodules.key_schedule = ks
+        if isinstance(self.io, LoadedKeySignals):
+            addr, data, en = ks.write_port
+            m.d.comb += [addr.eq(self.io.rk_addr), data.eq(self.io.rk_data),
+                         en.eq(self.io.rk_we)]
         m.d.comb += [
             ks.rk_index_white.eq(ctl.rk_index_white), ks.rk_index.eq(ctl.rk_index),
             ctl.filling.eq(ks.filling), ctl.keys_ready.eq(ks.ready),

@@ -33,7 +33,9 @@ round keys are computed once per key into a round-key memory (the iterative core
 pipeline each unit reads its round's two fixed entries (a 2:1 direction multiplexer), in a ring
 each segment reads the memory at its block's round. A key rewrites what every unit reads, so it
 is taken only with the pipe empty and no fill running (``key_ready``), and blocks wait for the
-fill: key setup is the fill time in both directions, and there is no key agility.
+fill: key setup is the fill time in both directions, and there is no key agility. Loaded round
+keys (``keys=loaded``, arch/loaded.py): the same memory written from outside through a round-key
+port, no key schedule in the core.
 
 Several key sizes (AES 3-in-1): there are as many units as the longest key has rounds (full), and a
 block carries its key length, so blocks of every key size share the pipeline. A 10-round AES block
@@ -49,9 +51,10 @@ from dataclasses import dataclass
 from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
 
 from ..errors import CipherbenchError
-from ..interface import CoreShape, CoreSignals
+from ..interface import CoreShape, CoreSignals, LoadedKeySignals
 from .base import CipherHardware, bits_for, select_by_key_len
 from .keymem import RoundKeyMemory
+from .loaded import LoadedKeyHarness, loaded_key_signals
 from .unrolled import onehot_mux, refused
 
 
@@ -418,11 +421,12 @@ class StoredPipelineKeys(Elaboratable):
     multiplexer on the key length where decryption's entry depends on R); in a ring the unit
     serves a round per pass and each segment reads the memory at its round's address."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, lay: PipeLayout) -> None:
+    def __init__(self, hw: CipherHardware, shape: CoreShape, lay: PipeLayout,
+                 loaded: bool = False) -> None:
         self.hw = hw
         self.lay = lay
         units, segs = range(lay.units), range(lay.segments)
-        self.memory = RoundKeyMemory(hw, shape, lay.step_bits, fixed=not lay.ring)
+        self.memory = RoundKeyMemory(hw, shape, lay.step_bits, fixed=not lay.ring, loaded=loaded)
         self.key = Signal(shape.key_bits)
         self.key_len = Signal(shape.key_len_bits)
         self.load_key = Signal()
@@ -538,7 +542,8 @@ class PipelinedCore(Elaboratable):
         self.hw = hw
         self.keys = keys
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
-        self.io = CoreSignals(self.shape)
+        self.loaded = keys == "loaded"
+        self.io = loaded_key_signals(hw, self.shape) if self.loaded else CoreSignals(self.shape)
         try:
             self.lay = PipeLayout(hw, self.shape, stages, inner)
             if keys == "fly" and hw.options.has_decrypt and not hw.travelling_keys:
@@ -551,10 +556,16 @@ class PipelinedCore(Elaboratable):
             refused(self)
             raise
 
+    def simulation_harness(self, core_name: str) -> LoadedKeyHarness | None:
+        """keys=loaded: the wrapper that computes and loads the round keys in simulation."""
+        if not self.loaded:
+            return None
+        return LoadedKeyHarness(self.hw, self.shape, self.lay.step_bits, core_name)
+
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io, lay = self.io, self.lay
-        stored = self.keys == "stored"
+        stored = self.keys in ("stored", "loaded")
         ctl = PipelineController(self.hw, self.shape, io, lay, stored=stored)
         dp = PipelineDatapath(self.hw, lay)
         ks = (self._stored_keys(m, ctl) if stored else self._travelling_keys(m, ctl))
@@ -593,8 +604,12 @@ class PipelinedCore(Elaboratable):
         return ks
 
     def _stored_keys(self, m: Module, ctl: PipelineController) -> StoredPipelineKeys:
-        ks = StoredPipelineKeys(self.hw, self.shape, self.lay)
+        ks = StoredPipelineKeys(self.hw, self.shape, self.lay, loaded=self.loaded)
         m.submodules.key_schedule = ks
+        if isinstance(self.io, LoadedKeySignals):
+            mem = ks.memory
+            m.d.comb += [mem.wr_addr.eq(self.io.rk_addr), mem.wr_data.eq(self.io.rk_data),
+                         mem.wr_en.eq(self.io.rk_we)]
         m.d.comb += [ctl.filling.eq(ks.filling), ctl.keys_ready.eq(ks.ready)]
         for u in range(self.lay.units):
             for g in range(self.lay.segments):

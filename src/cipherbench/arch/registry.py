@@ -54,9 +54,10 @@ ARCHITECTURES: dict[str, ArchInfo] = {
         title="basic iterative: one round per clock",
         build=_iterative,
         params={
-            "keys": Param(("fly", "stored"), "fly",
+            "keys": Param(("fly", "stored", "loaded"), "fly",
                           "round keys on the fly (decryption run-up stored once per key), or all "
-                          "round keys computed once per key into a round-key memory"),
+                          "round keys computed once per key into a round-key memory, or that "
+                          "memory written from outside (no key schedule in the core; Gaj 4.1 b)"),
         },
     ),
     # Short lists on purpose: `cipherbench list` shows every combination for every cipher. Values
@@ -76,10 +77,11 @@ ARCHITECTURES: dict[str, ArchInfo] = {
         title="outer-round (partial or full) and inner-round pipelining",
         build=_pipelined,
         params={
-            "keys": Param(("fly", "stored"), "fly",
+            "keys": Param(("fly", "stored", "loaded"), "fly",
                           "fly: key states travel with the blocks, each unit steps them (a new "
                           "key any time); stored: round keys computed once per key into a "
-                          "round-key memory every unit reads (a new key waits for an empty pipe)"),
+                          "round-key memory every unit reads (a new key waits for an empty pipe); "
+                          "loaded: that memory written from outside, no key schedule in the core"),
             "stages": Param(("1", "2", "5", "full"), "full",
                             "round units, each with its own pipeline register and key step; full = "
                             "one per round (one block per clock); fewer: blocks loop through them"),

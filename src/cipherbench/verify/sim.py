@@ -183,9 +183,12 @@ class Simulator:
             self.manifest: dict = json.loads(manifest_path.read_text())
         except (OSError, ValueError) as exc:
             raise CipherbenchError(f"cannot read {manifest_path}: {exc}") from exc
+        # A core without the common interface names the wrapper that has it ("simulation").
+        simulated = self.manifest.get("simulation") or {}
         try:
-            self.top: str = self.manifest["top"]
-            self.verilog: list[Path] = [self.design_dir / n for n in self.manifest["verilog"]]
+            self.top: str = simulated.get("top", self.manifest["top"])
+            self.verilog: list[Path] = [self.design_dir / n
+                                        for n in simulated.get("verilog", self.manifest["verilog"])]
             self.block_bits: int = int(self.manifest["block_bits"])
             self.key_sizes: tuple[int, ...] = tuple(sorted(self.manifest["key_sizes"]))
         except (KeyError, TypeError, ValueError) as exc:
@@ -197,7 +200,7 @@ class Simulator:
     # -- manifest
 
     def _port_widths(self) -> dict[str, int]:
-        ports = self.manifest.get("ports")
+        ports = (self.manifest.get("simulation") or {}).get("ports", self.manifest.get("ports"))
         if ports is None:  # older manifests: derive from the shape
             from ..interface import CoreShape
             ports = CoreShape(self.block_bits, self.key_sizes).ports()

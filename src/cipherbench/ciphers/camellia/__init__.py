@@ -68,9 +68,9 @@ CIPHER = CipherInfo(
     },
     vector_sets=_vector_sets,
     # keys=stored keeps both walks of the schedule (hw.py: stored_decryption = "walk").
-    restricts={"keys": ("fly", "rewind", "stored"),
+    restricts={"keys": ("fly", "rewind", "stored", "loaded"),
                # decryption keys cannot travel with the blocks in a pipeline (docs/ciphers)
-               "pipelined:keys": ("stored",)},
+               "pipelined:keys": ("stored", "loaded")},
     # Pipelines with stored round keys only: keys travelling with the blocks would start
     # decryption from forward key states, one state off for this Feistel schedule (docs/ciphers).
     architectures=("iterative", "unrolled", "pipelined"),

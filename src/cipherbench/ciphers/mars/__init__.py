@@ -35,7 +35,7 @@ CIPHER = CipherInfo(
     vector_sets=_vector_sets,
     # Four iterations of 75 word operations produce the keys ten at a time, then the multiplication
     # keys are fixed: no per-round backward step, so round keys go to the round-key memory.
-    restricts={"keys": ("stored",)},
+    restricts={"keys": ("stored", "loaded")},
     # Pipelines read the round-key memory too (pipelined:keys=stored); the narrow and unrolled
     # architectures step the key state per round, which a schedule with a run-up cannot do.
     architectures=("iterative", "pipelined"),

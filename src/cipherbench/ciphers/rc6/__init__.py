@@ -35,7 +35,7 @@ CIPHER = CipherInfo(
     vector_sets=_vector_sets,
     # 3 max(c, 44) mixing iterations before the first round key: the schedule cannot be walked
     # backward per round, so round keys are computed once per key into the round-key memory.
-    restricts={"keys": ("stored",)},
+    restricts={"keys": ("stored", "loaded")},
     # Pipelines read the round-key memory too (pipelined:keys=stored); the narrow and unrolled
     # architectures step the key state per round, which a schedule with a run-up cannot do.
     architectures=("iterative", "pipelined"),

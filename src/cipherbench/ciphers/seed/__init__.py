@@ -58,9 +58,9 @@ CIPHER = CipherInfo(
     # keys=stored keeps both walks of the schedule (hw.py: stored_decryption = "walk").
     # The compact core (narrow.py) is 32 bits wide (one G function per clock); its key register
     # returns to the loaded key after every block, so "rewind" costs nothing there.
-    restricts={"keys": ("fly", "rewind", "stored"),
+    restricts={"keys": ("fly", "rewind", "stored", "loaded"),
                # decryption keys cannot travel with the blocks in a pipeline (docs/ciphers)
-               "pipelined:keys": ("stored",), "narrow:keys": ("rewind",), "width": ("32",)},
+               "pipelined:keys": ("stored", "loaded"), "narrow:keys": ("rewind",), "width": ("32",)},
     # Pipelines with stored round keys only: keys travelling with the blocks would start
     # decryption from forward key states, one state off for this Feistel schedule (docs/ciphers).
     architectures=("iterative", "unrolled", "narrow", "pipelined"),
