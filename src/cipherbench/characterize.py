@@ -42,6 +42,7 @@ from . import __version__
 from .components.catalog import CLOCK, CatalogEntry, get_component
 from .errors import CipherbenchError, ToolFailed, ToolMissing
 from .flows import get_flow
+from .flows.asic import STRUCTURES
 from .flows.liberty import load_liberty
 from .store import Result, Store, cache_key
 
@@ -318,7 +319,7 @@ def _inputs_digest(design_dir: Path, liberty_sha256: str) -> str:
 
 def characterize(name: str, *, store: Store, out_dir: Path, liberty: Path | None = None,
                  points: int = DEFAULT_POINTS, force: bool = False,
-                 say: Say | None = None) -> Characterization:
+                 say: Say | None = None, structure: str = "restructure") -> Characterization:
     """Sweep ``name``'s curve (``points`` syntheses), pick its grades, plot and tabulate it."""
     entry = get_component(name)
     if points < 2:
@@ -328,11 +329,17 @@ def characterize(name: str, *, store: Store, out_dir: Path, liberty: Path | None
     unavailable = get_flow(FLOW).available()
     if unavailable is not None:
         raise ToolMissing(unavailable)
-    folder = Path(out_dir) / entry.name
+    if structure not in STRUCTURES:
+        raise CipherbenchError(f"--structure {structure!r}: valid: {', '.join(STRUCTURES)}")
+    suffix = "" if structure == "restructure" else f"-{structure}"
+    folder = Path(out_dir) / f"{entry.name}{suffix}"
     design_dir = write_component_design(entry, folder / "rtl")
     sweep = _Sweep(entry, design_dir, store,
                    _inputs_digest(design_dir, library.sha256), force, say)
-    base = {"liberty": str(library.source)}
+    # structure=keep: map the component's own structure (a prefix adder stays a prefix adder).
+    base: dict[str, Any] = {"liberty": str(library.source)}
+    if structure != "restructure":
+        base["structure"] = structure
     swept = [sweep.run("area", {**base, "goal": "area"}),
              sweep.run("speed", {**base, "goal": "speed"})]
     if not any(p.ok for p in swept):

@@ -269,8 +269,13 @@ def report(out_dir: Path, db: str | None, software_file: Path | None) -> None:
               default=Path("characterization"), show_default=True,
               help="Folder for the component's RTL, curve.png/.svg and curve.json.")
 @click.option("--force", is_flag=True, help="Recompute even cached points.")
+@click.option("--structure", type=click.Choice(["restructure", "keep"]), default="restructure",
+              show_default=True,
+              help="keep: synthesize without ABC's restructuring (dc2, fraig, scorr), so the "
+                   "component's own structure (ripple or prefix carries) is what gets mapped.")
 def characterize(component: str | None, list_components: bool, liberty: Path | None,
-                 points: int, db: str | None, out_dir: Path, force: bool) -> None:
+                 points: int, db: str | None, out_dir: Path, force: bool,
+                 structure: str) -> None:
     """Sweep COMPONENT's area-delay curve on the ASIC flow and pick five speed grades."""
     from .characterize import characterize as run_characterize, format_table
     from .components.catalog import CATALOG, get_component
@@ -294,7 +299,8 @@ def characterize(component: str | None, list_components: bool, liberty: Path | N
     find_liberty(liberty)
     with Store(db or default_db_path()) as store:
         result = run_characterize(component, store=store, out_dir=out_dir, liberty=liberty,
-                                  points=points, force=force, say=_progress)
+                                  points=points, force=force, say=_progress,
+                                  structure=structure)
     for line in format_table(result):
         click.echo(line)
     for kind in ("png", "svg", "json"):

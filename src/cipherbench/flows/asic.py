@@ -33,7 +33,13 @@ DEFAULTS: dict[str, Any] = {
     "delay_ps": None,  # explicit ABC delay target
     "clock_period_ns": 10.0,  # STA clock; the result (period - worst slack) does not depend on it
     "dont_use": [],  # glob patterns of cells neither dfflibmap nor ABC may use
+    # "restructure": Yosys' synth with its own ABC pass, then ABC's full preparation (fraig,
+    # scorr, dc2, dretime): best figures for arbitrary logic, but it rewrites a hand-built carry
+    # network (a prefix adder) into a near-serial chain. "keep": no ABC pass in synth and no
+    # dc2/fraig/scorr before mapping, so the structure the RTL chose is what gets mapped.
+    "structure": "restructure",
 }
+STRUCTURES = ("restructure", "keep")
 SPEED_DELAY_PS = 1
 AREA_DNSIZE_PS = 100_000  # "no delay target": 100 ns is slower than any path we will see
 FANOUT_OF = 4  # ABC's output load, in NAND2 inputs
@@ -42,19 +48,22 @@ STA_TIMEOUT_S = 1800
 
 # Yosys' default ABC script for Liberty mapping (`abc -liberty`), up to the mapper.
 _ABC_PREPARE = "strash; &get -n; &fraig -x; &put; scorr; dc2; dretime; strash; &get -n; &dch -f"
+# structure=keep: only structural hashing and choice computation before the mapper.
+_ABC_PREPARE_KEEP = "strash; &get -n; &dch -f"
 _STA_OK = "CIPHERBENCH_STA_OK"
 _RE_SLACK = re.compile(r"CIPHERBENCH worst_slack_ns (\S+)")
 _RE_POINT = re.compile(r"[\^v]\s+(\S+)/\S+\s+\(([^)\s]+)\)\s*$")
 _RE_PRIVATE = re.compile(r"^_\d+_$")
 
 
-def abc_script(goal: str, delay_ps: int | None) -> str:
+def abc_script(goal: str, delay_ps: int | None, structure: str = "restructure") -> str:
     """The ABC script for a goal, written out in full so it is recorded with the result."""
+    prepare = _ABC_PREPARE_KEEP if structure == "keep" else _ABC_PREPARE
     if goal == "area":
-        return f"{_ABC_PREPARE}; &put; amap; buffer -p; dnsize -D {AREA_DNSIZE_PS}; stime -p"
+        return f"{prepare}; &put; amap; buffer -p; dnsize -D {AREA_DNSIZE_PS}; stime -p"
     target = SPEED_DELAY_PS if goal == "speed" else delay_ps
     return (
-        f"{_ABC_PREPARE}; &nf -D {target}; &put; buffer -p; "
+        f"{prepare}; &nf -D {target}; &put; buffer -p; "
         f"upsize -D {target}; dnsize -D {target}; stime -p"
     )
 
@@ -116,6 +125,9 @@ def _effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
         raise CipherbenchError(
             f"asic setting goal={effective['goal']!r} must be 'area' or 'speed' (or give delay_ps)"
         )
+    if effective["structure"] not in STRUCTURES:
+        raise CipherbenchError(f"asic setting structure={effective['structure']!r} must be one of "
+                               f"{', '.join(STRUCTURES)}")
     if float(effective["clock_period_ns"]) <= 0:
         raise CipherbenchError("asic setting clock_period_ns must be positive")
     return effective
@@ -123,8 +135,11 @@ def _effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
 
 def _goal_label(settings: dict[str, Any]) -> str:
     if settings.get("delay_ps") is not None:
-        return f"d{int(round(settings['delay_ps']))}ps"
-    return str(settings.get("goal", DEFAULTS["goal"]))
+        label = f"d{int(round(settings['delay_ps']))}ps"
+    else:
+        label = str(settings.get("goal", DEFAULTS["goal"]))
+    # Only the non-default structure shows, so existing target ids stay as they were.
+    return label + (":keep" if settings.get("structure") == "keep" else "")
 
 
 # ---- synthesis ------------------------------------------------------------------------------
@@ -143,7 +158,8 @@ def _synthesize(
 ) -> tuple[Path, dict[str, Any], dict[str, str]]:
     lib = library.path
     abc_path, constr_path = work / "asic.abc", work / "asic.constr"
-    abc_path.write_text(abc_script(settings["goal"], settings["delay_ps"]) + "\n")
+    abc_path.write_text(abc_script(settings["goal"], settings["delay_ps"],
+                                   settings["structure"]) + "\n")
     constr = _constraints(library)
     constr_arg = ""
     if constr is not None:
@@ -156,7 +172,8 @@ def _synthesize(
     netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
     script = [
         *yosys_read_script(design),
-        f"synth -flatten -top {yosys_id(design.top)}",
+        f"synth -flatten{' -noabc' if settings['structure'] == 'keep' else ''} "
+        f"-top {yosys_id(design.top)}",
         YOSYS_DROP_MARKERS,
         # Name each register after the signal it holds, so timing reports say which
         # registers a critical path joins instead of "_1234_".
