@@ -15,11 +15,11 @@ from cipherbench.cache import ensure_design
 from cipherbench.ciphers.des import model as des
 from cipherbench.ciphers.des.hw import CD_BITS, DesSchedule, StepPlan
 from cipherbench.components.permutations import DES_PC1, DES_PC2, permute_int
-from cipherbench.errors import CipherbenchError
 from cipherbench.spec import parse
 from cipherbench.verify.check import check_key_agility
 from cipherbench.verify.designs import verify_design
 from cipherbench.verify.sim import Simulator
+from stored_pipelines import measured_cycles, verify_stored_pipeline
 
 # FIPS 81 Tables B1 and B2: three ECB and three CBC blocks, both directions.
 FIPS81_CASES = 12
@@ -126,10 +126,17 @@ def test_area_optimized_loop_has_one_key_register_and_no_key_setup() -> None:
     assert manifest["parameters"]["key_register_bits"] == 56
 
 
-def test_stored_round_keys_are_refused() -> None:
-    # 16 round keys, no whitening: the stored-key memory's decryption indexing does not fit.
-    with pytest.raises(CipherbenchError, match="keys"):
-        parse("des/iterative:keys=stored")
+@pytest.mark.parametrize("design", ["des/iterative:keys=stored", "des/iterative:keys=loaded",
+                                    "des/pipelined:keys=stored,stages=2"])
+def test_stored_and_loaded_round_keys(design: str) -> None:
+    """Both walks of the C/D schedule in the round-key memory (``walk``): 2 x 17 entries, so
+    the fill (and the load over the port, plus its commit) takes 34 clocks before any block."""
+    passed = verify_stored_pipeline(design, random_blocks=200)
+    assert passed["random-vs-model (200)"] == 200
+    cycles = measured_cycles(design)["64"]
+    fill = 34 + (1 if "loaded" in design else 0)
+    assert cycles["key_setup_encrypt"] == cycles["key_setup_decrypt"] == fill
+    assert cycles["latency"] == 16
 
 
 @pytest.mark.slow

@@ -16,12 +16,12 @@ import pytest
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.des.hw import DesSchedule
 from cipherbench.ciphers.tdea.hw import LAYERS
-from cipherbench.errors import CipherbenchError
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_hw_des import des_round_keys, walk_schedule  # noqa: E402
+from stored_pipelines import measured_cycles, verify_stored_pipeline  # noqa: E402
 
 # SP 800-67 Appendix B: three blocks under one 3-key key, both directions.
 SP800_67_CASES = 6
@@ -91,6 +91,14 @@ def test_single_key_register_loop(design: str) -> None:
     assert manifest["parameters"]["key_register_bits"] == 56 * (2 if "128" in design else 3)
 
 
-def test_stored_round_keys_are_refused() -> None:
-    with pytest.raises(CipherbenchError, match="keys"):
-        parse("tdea/iterative:keys=stored")
+@pytest.mark.parametrize("design", ["tdea/iterative:keys=stored",
+                                    "tdea/pipelined:keys=loaded,stages=5"])
+def test_stored_and_loaded_round_keys(design: str) -> None:
+    """Both walks of the 48-round schedule in the round-key memory (``walk``): 2 x 49 entries."""
+    passed = verify_stored_pipeline(design, random_blocks=200)
+    assert passed["random-vs-model (200)"] == 200
+    for size in ("128", "192"):
+        cycles = measured_cycles(design)[size]
+        fill = 98 + (1 if "loaded" in design else 0)
+        assert cycles["key_setup_encrypt"] == cycles["key_setup_decrypt"] == fill
+        assert cycles["latency"] == 48

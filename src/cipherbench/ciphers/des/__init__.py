@@ -67,10 +67,9 @@ CIPHER = CipherInfo(
     hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
-    # 16 round keys and no whitening: a round-key memory indexed as the iterative core's stored
-    # keys (entry r for encryption round r, R-r for decryption) would be one entry off for
-    # decryption; the C/D schedule runs both ways on the fly anyway.
+    # keys=stored|loaded: the round-key memory holds both walks of the C/D schedule
+    # (stored_decryption = "walk", arch/keymem.py), so decryption needs no mirrored entry.
     # narrow: the 64-bit loop with a single key register (keys=rewind: nothing to rewind, the
     # C/D schedule ends every block where it began).
-    restricts={"keys": ("fly", "rewind"), "width": ("64",)},
+    restricts={"keys": ("fly", "rewind", "stored", "loaded"), "width": ("64",)},
 )

@@ -73,8 +73,7 @@ CIPHER = CipherInfo(
     hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
-    # As DES: 48 round keys and no whitening, so a stored round-key memory indexed for ciphers
-    # with whitening would be one entry off in decryption; the schedule runs both ways on the fly.
+    # keys=stored|loaded: as DES, both walks of the schedule in the round-key memory ("walk").
     # narrow: the 64-bit loop with a single key register (as DES).
-    restricts={"keys": ("fly", "rewind"), "width": ("64",)},
+    restricts={"keys": ("fly", "rewind", "stored", "loaded"), "width": ("64",)},
 )
