@@ -307,6 +307,30 @@ def characterize(component: str | None, list_components: bool, liberty: Path | N
         click.echo(f"{kind}: {result.outputs[kind]}")
 
 
+@main.command()
+@click.argument("components", nargs=-1)
+@click.option("--list", "list_components", is_flag=True,
+              help="List the components with alternatives to prove and exit.")
+def prove(components: tuple[str, ...], list_components: bool) -> None:
+    """Prove by SAT that each alternative of COMPONENTS (default: all) equals its reference."""
+    from .verify.equivalence import prove as run_proof
+    from .verify.equivalence import select
+
+    pairs = select(components)
+    if list_components:
+        for pair in pairs:
+            click.echo(f"  {pair.title} [{pair.engine}]")
+        return
+    failed = 0
+    for pair in pairs:
+        result = run_proof(pair)
+        failed += not result.proven
+        click.echo(f"  {'ok  ' if result.proven else 'FAIL'} {pair.title}: {result.describe()}")
+    click.echo(f"{len(pairs) - failed} proven, {failed} failed")
+    if failed:
+        sys.exit(EXIT_FAILED_JOBS)
+
+
 @main.command("export")
 @_db_option
 @click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default=None,

@@ -3,12 +3,17 @@ reference model with key changes, all by simulating the generated Verilog."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING
 
 from ..ciphers.registry import ciphers
 from ..spec import DesignSpec
+
+if TYPE_CHECKING:
+    from ..ciphers.base import CipherModel
+    from .sim import Simulator
 
 
 @dataclass
@@ -47,11 +52,13 @@ def applicable(case_key: bytes, case_decrypt: bool, spec: DesignSpec) -> bool:
 
 def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 1000,
                   seed: int = 2026, on_set: Callable[[SetOutcome], None] | None = None,
-                  key_change_blocks: int = 48) -> VerifyReport:
+                  key_change_blocks: int = 48, constant_time_keys: int = 24) -> VerifyReport:
     """Known-answer sets, random blocks against the model (a key change every few blocks, each
     drained first), then ``key_change_blocks`` blocks each under a new key offered without
     draining: a pipelined core takes them while older blocks are in flight (NSA key agility),
-    any other core must hold the key until it is ready; both must give the model's results."""
+    any other core must hold the key until it is ready; both must give the model's results.
+    Last, the constant-time set: ``constant_time_keys`` random keys per key size and direction,
+    two random blocks under each (see ``check_constant_time``)."""
     from .check import check_cases, check_key_agility, random_cases
     from .sim import Simulator
 
@@ -93,7 +100,84 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
             outcomes.append(outcome)
             if on_set:
                 on_set(outcome)
+    if constant_time_keys:
+        outcome = check_constant_time(sim, info.model(), spec, keys=constant_time_keys, seed=seed)
+        outcomes.append(outcome)
+        if on_set:
+            on_set(outcome)
     return VerifyReport(str(spec), outcomes)
+
+
+def check_constant_time(sim: Simulator, model: CipherModel, spec: DesignSpec, keys: int = 24,
+                        seed: int = 2026) -> SetOutcome:
+    """Cycle counts must not depend on key or data (issue 8). For every key size and direction the
+    core implements: ``keys`` random keys, each loaded (drained) and followed by two random blocks
+    back to back. Per group the cycles from key acceptance to the first block's acceptance (key
+    setup), from each block's acceptance to its result (latency) and between the two acceptances
+    must be the same for every key and block; each block whose figures differ from the group's
+    most common ones is a failure, as is a wrong result. One simulation for all groups."""
+    import random
+    from collections import Counter
+
+    from .sim import BlockOp, KeyOp, Op
+
+    rng = random.Random(seed ^ 0xC7)
+    nbytes = model.block_bits // 8
+    ops: list[Op] = []
+    # (group label, key op, first block op, second block op)
+    plan: list[tuple[str, int, int, int]] = []
+    expected: dict[int, bytes] = {}
+    for bits in spec.key_sizes:
+        for decrypt in _directions(spec):
+            label = f"{bits}-bit {'decrypt' if decrypt else 'encrypt'}"
+            for _ in range(keys):
+                key = rng.randbytes(bits // 8)
+                ops.append(KeyOp(key))
+                indices = [len(ops) - 1]
+                for _ in range(2):
+                    data = rng.randbytes(nbytes)
+                    ops.append(BlockOp(data, decrypt))
+                    expected[len(ops) - 1] = (model.decrypt(key, data) if decrypt
+                                              else model.encrypt(key, data))
+                    indices.append(len(ops) - 1)
+                plan.append((label, *indices))
+    trace = sim.run(ops)
+    results = dict(zip([i for i, op in enumerate(ops) if isinstance(op, BlockOp)], trace.outputs))
+    acc, out, key_acc = trace.block_accept, trace.block_output, trace.key_accept
+
+    def figures(k: int, b1: int, b2: int) -> dict[str, int]:
+        return {"key setup": acc[b1][0] - key_acc[k],
+                "latency": out[b1] - acc[b1][0],
+                "second latency": out[b2] - acc[b2][0],
+                "cycles between blocks": acc[b2][0] - acc[b1][0]}
+
+    groups: dict[str, list[tuple[int, int, int, dict[str, int]]]] = {}
+    for label, k, b1, b2 in plan:
+        groups.setdefault(label, []).append((k, b1, b2, figures(k, b1, b2)))
+    passed, failed, failures = 0, 0, []
+    latencies: set[int] = set()
+    for label, rows in groups.items():
+        usual = {name: Counter(f[name] for *_, f in rows).most_common(1)[0][0]
+                 for name in rows[0][3]}
+        latencies.update((usual["latency"], usual["second latency"]))
+        for k, b1, b2, f in rows:
+            key_op = ops[k]
+            assert isinstance(key_op, KeyOp)
+            problems = [f"{name} {f[name]} cycles (usually {usual[name]})"
+                        for name in usual if f[name] != usual[name]]
+            problems += [f"wrong result for block {ops[b].data.hex()}: expected "  # type: ignore[union-attr]
+                         f"{expected[b].hex()}, got {results[b].hex()}"
+                         for b in (b1, b2) if results[b] != expected[b]]
+            if problems:
+                failed += 2
+                if len(failures) < 10:
+                    failures.append(f"{label} key={key_op.key.hex()}: " + "; ".join(problems))
+            else:
+                passed += 2
+    low, high = min(latencies), max(latencies)
+    latency = f"{low}" if low == high else f"{low}..{high}"
+    return SetOutcome(f"constant time: {passed + failed} blocks, latency {latency} cycles",
+                      passed, failed, failures)
 
 
 def _directions(spec: DesignSpec) -> list[bool]:
