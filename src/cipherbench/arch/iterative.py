@@ -115,11 +115,6 @@ class StoredKeySchedule(KeyScheduleBlock):
         ]
         return m
 
-    @property
-    def write_port(self) -> tuple[Signal, Signal, Signal]:
-        """(address, data, enable) of the memory's write port (keys=loaded: driven from outside)."""
-        return self.memory.wr_addr, self.memory.wr_data, self.memory.wr_en
-
 
 class IterativeDatapath(Elaboratable):
     """The state register and one round."""
@@ -182,7 +177,7 @@ class IterativeController(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io, hw = self.io, self.hw
-        has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
+        has_enc = hw.options.has_encrypt
         codes = {k: hw.key_len_code(k) for k in self.shape.key_sizes}
         total = Signal(self.round_bits)
         m.d.comb += total.eq(select_by_key_len(
@@ -338,9 +333,7 @@ class IterativeCore(Elaboratable):
         ks = StoredKeySchedule(self.hw, self.shape, self.step_bits, loaded=self.loaded)
         m.submodules.key_schedule = ks
         if isinstance(self.io, LoadedKeySignals):
-            addr, data, en = ks.write_port
-            m.d.comb += [addr.eq(self.io.rk_addr), data.eq(self.io.rk_data),
-                         en.eq(self.io.rk_we)]
+            m.d.comb += ks.memory.write_from(self.io)
         m.d.comb += [
             ks.rk_index_white.eq(ctl.rk_index_white), ks.rk_index.eq(ctl.rk_index),
             ctl.filling.eq(ks.filling), ctl.keys_ready.eq(ks.ready),

@@ -36,9 +36,11 @@ always computes the same round, so its keys are wires and a 2:1 direction multip
 
 from __future__ import annotations
 
+from typing import Any
+
 from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value, unsigned
 
-from ..interface import CoreShape
+from ..interface import CoreShape, LoadedKeySignals
 from .base import CipherHardware, bits_for, select_by_key_len
 
 STORED_DECRYPTION = ("mirror", "walk")
@@ -190,9 +192,7 @@ class RoundKeyMemory(Elaboratable):
         self.shape = shape
         self.layout = KeyMemoryLayout(hw, shape.key_sizes)
         self.fixed = fixed
-        self.loaded = loaded
         self.fill = None if loaded else RoundKeyFill(hw, shape, step_bits)
-        self.step_bits = step_bits
         self.key = Signal(shape.key_bits)
         self.key_len = Signal(shape.key_len_bits)
         self.load_key = Signal()
@@ -222,6 +222,11 @@ class RoundKeyMemory(Elaboratable):
     def total(self, key_len: Value) -> Value:
         """R for a key length (a multiplexer on it for several key sizes)."""
         return total_rounds(self.hw, self.shape, self.layout, key_len)
+
+    def write_from(self, io: LoadedKeySignals) -> list[Any]:
+        """keys=loaded: the write port driven by the core's round-key port."""
+        return [self.wr_addr.eq(io.rk_addr), self.wr_data.eq(io.rk_data),
+                self.wr_en.eq(io.rk_we)]
 
     def elaborate(self, platform: object) -> Module:
         m = Module()

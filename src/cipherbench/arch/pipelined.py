@@ -607,9 +607,7 @@ class PipelinedCore(Elaboratable):
         ks = StoredPipelineKeys(self.hw, self.shape, self.lay, loaded=self.loaded)
         m.submodules.key_schedule = ks
         if isinstance(self.io, LoadedKeySignals):
-            mem = ks.memory
-            m.d.comb += [mem.wr_addr.eq(self.io.rk_addr), mem.wr_data.eq(self.io.rk_data),
-                         mem.wr_en.eq(self.io.rk_we)]
+            m.d.comb += ks.memory.write_from(self.io)
         m.d.comb += [ctl.filling.eq(ks.filling), ctl.keys_ready.eq(ks.ready)]
         for u in range(self.lay.units):
             for g in range(self.lay.segments):

@@ -183,7 +183,7 @@ class UnrolledController(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io, hw, plan = self.io, self.hw, self.plan
-        has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
+        has_enc = hw.options.has_encrypt
         passes = Signal(plan.pass_bits)
         rounds = Signal(bits_for(max(plan.rounds.values())))
         rem = Signal(bits_for(plan.k))

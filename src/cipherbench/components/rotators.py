@@ -109,3 +109,32 @@ class BarrelRotator(Elaboratable):
             rotated = barrel_rotate_left(m, into, self.amount)
             m.d.comb += self.o.eq(Mux(self.right, reverse_bits(rotated), rotated))
         return m
+
+
+class BehavioralRotator(Elaboratable):
+    """The reference the barrel rotator is proven against (``cipherbench prove``), written from
+    the definition with shifts: rotl(x, s) = bits [w, 2w) of (x:x) << s. Ports as
+    ``BarrelRotator``."""
+
+    def __init__(self, width: int = 32, direction: str = "left") -> None:
+        _check_direction(direction)
+        self.width, self.direction = width, direction
+        self.i = Signal(width)
+        self.amount = Signal(amount_bits(width))
+        self.right = Signal()
+        self.o = Signal(width)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        w = self.width
+        doubled = Cat(self.i, self.i)
+        amount = self.amount % w if w & (w - 1) else self.amount
+        left = (doubled << amount)[w:2 * w]
+        right = (doubled >> amount)[:w]
+        if self.direction == "left":
+            m.d.comb += self.o.eq(left)
+        elif self.direction == "right":
+            m.d.comb += self.o.eq(right)
+        else:
+            m.d.comb += self.o.eq(Mux(self.right, right, left))
+        return m

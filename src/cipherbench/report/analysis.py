@@ -17,16 +17,8 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
-from ..errors import CipherbenchError
-from ..spec import DesignSpec, parse
-from .tables import Table, fmt
-
-
-def _spec(result: Any) -> DesignSpec | None:
-    try:
-        return parse(result.design)
-    except CipherbenchError:
-        return None
+from ..spec import DesignSpec
+from .tables import Table, design_spec, fmt
 
 
 def _family(spec: DesignSpec) -> tuple[Any, ...]:
@@ -75,12 +67,12 @@ def formula_table(results: Iterable[Any]) -> Table:
     ok = [r for r in results if r.ok and r.target.startswith("asic")]
     basics: dict[tuple[Any, ...], Any] = {}
     for r in ok:
-        spec = _spec(r)
+        spec = design_spec(r.design)
         if spec and _structure(spec) == (1, 1, 1):
             basics[(_family(spec), r.target)] = r
     rows = []
     for r in ok:
-        spec = _spec(r)
+        spec = design_spec(r.design)
         structure = _structure(spec) if spec else None
         if not spec or not structure or structure == (1, 1, 1):
             continue
@@ -109,29 +101,39 @@ def formula_table(results: Iterable[Any]) -> Table:
     )
 
 
-def sharing_table(results: Iterable[Any]) -> Table:
-    """Extra area of encrypt+decrypt cores over encrypt-only ones (Gaj & Chodowiec Table II)."""
-    area: dict[tuple[Any, ...], float] = {}
+def encrypt_only_twins(results: Iterable[Any]) -> list[tuple[Any, Any, DesignSpec]]:
+    """Every ok encrypt+decrypt result with its encrypt-only twin: the same cipher, key sizes,
+    architecture, other parameters and target, only ``ops`` differing (Gaj & Chodowiec Table
+    II's comparison). Returns (both, encrypt-only, spec of both)."""
+    encrypt_only: dict[tuple[Any, ...], Any] = {}
+    combined: list[tuple[tuple[Any, ...], Any, DesignSpec]] = []
     for r in results:
-        spec = _spec(r)
+        spec = design_spec(r.design)
         if not r.ok or spec is None:
             continue
-        figure = _area(r)
-        if figure is None:
-            continue
-        params = tuple((k, v) for k, v in spec.params if k != "ops")
-        area[(spec.cipher, spec.key_sizes, spec.arch, params, r.target,
-              spec.param_dict.get("ops", "both"))] = figure
+        rest = tuple((k, v) for k, v in spec.params if k != "ops")
+        key = (spec.cipher, spec.key_sizes, spec.arch, rest, r.target)
+        ops = spec.param_dict.get("ops", "both")
+        if ops == "encrypt":
+            encrypt_only[key] = r
+        elif ops == "both":
+            combined.append((key, r, spec))
+    return [(r, encrypt_only[key], spec) for key, r, spec in sorted(combined, key=lambda e: str(e[0]))
+            if key in encrypt_only]
+
+
+def sharing_table(results: Iterable[Any]) -> Table:
+    """Extra area of encrypt+decrypt cores over encrypt-only ones (Gaj & Chodowiec Table II)."""
     rows = []
-    for (cipher, sizes, arch, params, target, ops), both in sorted(area.items(), key=str):
-        if ops != "both":
+    for both, enc, spec in encrypt_only_twins(results):
+        both_area, enc_area = _area(both), _area(enc)
+        if not both_area or not enc_area:
             continue
-        enc = area.get((cipher, sizes, arch, params, target, "encrypt"))
-        if not enc:
-            continue
-        label = f"{cipher}-{'/'.join(map(str, sizes))} {arch}" + (
+        params = [(k, v) for k, v in spec.params if k != "ops"]
+        label = f"{spec.cipher}-{'/'.join(map(str, spec.key_sizes))} {spec.arch}" + (
             ":" + ",".join(f"{k}={v}" for k, v in params) if params else "")
-        rows.append([label, target, fmt(enc), fmt(both), fmt(100 * (both - enc) / enc)])
+        rows.append([label, both.target, fmt(enc_area), fmt(both_area),
+                     fmt(100 * (both_area - enc_area) / enc_area)])
     return Table(
         "Encryption and decryption in one core (Gaj & Chodowiec Table II)",
         ["Design", "Target", "Encrypt-only area", "Enc+dec area", "Extra (%)"],

@@ -22,8 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from ..ciphers.registry import ciphers
-from ..errors import CipherbenchError
-from ..spec import DesignSpec, parse
+from ..spec import DesignSpec
 from ..store import Result
 from .published import (
     FISCHER_CLOCK_PERIODS,
@@ -32,7 +31,7 @@ from .published import (
     FischerConfig,
     fischer_configurations,
 )
-from .tables import MISSING, Table, cycle_count, figure, fmt, key_figure
+from .tables import design_spec, MISSING, Table, cycle_count, figure, fmt, key_figure
 
 TABLE1_CIPHERS = tuple(FISCHER_TABLE_1)  # Fischer's order: MARS, RC6, Rijndael, Serpent, Twofish
 CONFIG_CIPHERS = ("aes", "serpent", "twofish")  # the three Tables 4-6 realize
@@ -182,12 +181,6 @@ def table1() -> Table:
 # --- Tables 4-6: configurations ------------------------------------------------------------
 
 
-def _spec(design: str) -> DesignSpec | None:
-    try:
-        return parse(design)
-    except CipherbenchError:
-        return None
-
 
 def configuration_of(spec: DesignSpec) -> str | None:
     """"fast" | "fair" | "minimum" by the data width of the core, or None."""
@@ -224,7 +217,7 @@ def our_rows(results: Sequence[Result]) -> list[OurRow]:
     for r in results:
         if not r.ok or r.target_kind != "fpga":
             continue
-        spec = _spec(r.design)
+        spec = design_spec(r.design)
         configuration = configuration_of(spec) if spec else None
         if spec is None or configuration is None:
             continue

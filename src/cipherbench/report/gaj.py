@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import CipherbenchError
-from ..spec import DesignSpec, parse
+from ..spec import DesignSpec
 from ..store import Result
+from .analysis import encrypt_only_twins
 from .published import (
     GAJ_CIPHERS,
     GAJ_FITS_XC4000,
@@ -33,7 +33,7 @@ from .published import (
     GAJ_VIRTEX,
     gaj_basic_throughput_mbps,
 )
-from .tables import MISSING, Table, cycle_count, figure, fmt, key_figure
+from .tables import design_spec, MISSING, Table, cycle_count, figure, fmt, key_figure
 
 # Table II's order (Twofish, MARS, RC6, Rijndael, Serpent).
 CIPHERS = tuple(GAJ_CIPHERS)
@@ -66,12 +66,6 @@ EXPLANATION = (
     "device are."
 )
 
-
-def _spec(design: str) -> DesignSpec | None:
-    try:
-        return parse(design)
-    except CipherbenchError:
-        return None
 
 
 def _device(target: str) -> tuple[str, str] | None:
@@ -115,7 +109,7 @@ def _fpga(results: Sequence[Result], *, ok_only: bool = True) -> list[tuple[Resu
     for r in results:
         if r.target_kind != "fpga" or (ok_only and not r.ok):
             continue
-        spec = _spec(r.design)
+        spec = design_spec(r.design)
         if spec is not None and spec.cipher in CIPHERS:
             found.append((r, spec))
     return found
@@ -246,25 +240,19 @@ def table1(results: Sequence[Result]) -> Table:
 # --- Tables II-IV --------------------------------------------------------------------------
 
 
-def _without_ops(spec: DesignSpec) -> tuple[str, str, tuple[tuple[str, str], ...]]:
-    return spec.cipher, spec.arch, tuple((k, v) for k, v in spec.params if k != "ops")
-
-
 def extra_logic_table(results: Sequence[Result]) -> Table:
     """Table II: what decryption adds: LUTs of an enc+dec core over the encryption-only core."""
-    found = _fpga(results)
-    encrypt_only = {(_without_ops(s), r.target): r for r, s in found
-                    if s.param_dict.get("ops") == "encrypt"}
+    twins = [(r, enc, s) for r, enc, s in encrypt_only_twins(results)
+             if r.target_kind == "fpga" and s.key_sizes == (128,)]
     rows = []
     for cipher in CIPHERS:
         pub = GAJ_CIPHERS[cipher]
         rows.append([cipher, "Gaj & Chodowiec Table II", GAJ_VIRTEX, pub.extra_logic,
                      MISSING, MISSING, fmt(pub.extra_logic_percent)])
-        for r, s in found:
-            if s.cipher != cipher or s.param_dict.get("ops") != "both" or s.key_sizes != (128,):
+        for r, enc, s in twins:
+            if s.cipher != cipher:
                 continue
-            enc = encrypt_only.get((_without_ops(s), r.target))
-            both_luts, enc_luts = figure(r, "luts"), figure(enc, "luts") if enc else None
+            both_luts, enc_luts = figure(r, "luts"), figure(enc, "luts")
             if not isinstance(both_luts, (int, float)) or not isinstance(enc_luts, (int, float)):
                 continue
             rows.append([cipher, OURS_SOURCE, f"{r.design} @ {r.target}", MISSING, fmt(enc_luts),

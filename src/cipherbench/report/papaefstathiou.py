@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CipherbenchError
-from ..spec import DesignSpec, parse
+from ..spec import DesignSpec
 from ..store import Result
 from .published import PAPA_HARDWARE, PapaHardware
-from .tables import MISSING, Table, fmt, key_figure, key_sizes
+from .tables import design_spec, MISSING, Table, fmt, key_figure, key_sizes
 
 CIPHERS = ("des", "tdea", "aes")
 PUBLISHED_SOURCE = "Papaefstathiou et al. (0.18 um)"
@@ -42,12 +41,6 @@ HEADERS = ["cipher", "source", "design", "target", "optimisation", "architecture
            "stage", "latency (ns)", "throughput (Gbps)", "power (mW)", "area (K um2)",
            "area (LUTs)"]
 
-
-def _spec(design: str) -> DesignSpec | None:
-    try:
-        return parse(design)
-    except CipherbenchError:
-        return None
 
 
 @dataclass(frozen=True)
@@ -77,7 +70,7 @@ def our_rows(results: Sequence[Result]) -> list[OurRow]:
     for r in results:
         if not r.ok or r.target_kind not in ("asic", "fpga"):
             continue
-        spec = _spec(r.design)
+        spec = design_spec(r.design)
         if spec is not None and _is_seed_core(spec):
             rows.append(OurRow(spec.cipher, r, spec))
     return sorted(rows, key=lambda o: (CIPHERS.index(o.cipher), o.result.design,

@@ -14,11 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..errors import CipherbenchError
-from ..spec import DesignSpec, parse
+from ..spec import DesignSpec
 from ..store import Result
 from .published import SugawaraRow, sugawara_table1
-from .tables import Table, cycle_count, figure, fmt, key_figure, key_sizes
+from .tables import design_spec, Table, cycle_count, figure, fmt, key_figure, key_sizes
 
 # The seed's order (Table 1).
 CIPHERS = ("aes", "camellia", "seed", "tdea", "misty1", "cast128")
@@ -66,12 +65,6 @@ class OurRow:
         return key_figure(self.result, self.key, "kbps_per_ge")
 
 
-def _spec(design: str) -> DesignSpec | None:
-    try:
-        return parse(design)
-    except CipherbenchError:
-        return None
-
 
 def _is_seed_architecture(spec: DesignSpec) -> bool:
     """The loop architecture (one round per clock, on-the-fly keys) or a compact narrow core."""
@@ -88,7 +81,7 @@ def our_rows(results: Sequence[Result]) -> list[OurRow]:
     for result in results:
         if not result.ok or result.target_kind != "asic":
             continue
-        spec = _spec(result.design)
+        spec = design_spec(result.design)
         if spec is None or spec.cipher not in CIPHERS or not _is_seed_architecture(spec):
             continue
         keys = key_sizes(result)

@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from ..errors import CipherbenchError
+from ..spec import DesignSpec, parse
 from ..store import Result
 from . import published
 from .published import PublishedColumn
@@ -44,6 +46,15 @@ class Section:
 
 
 # --- formatting ----------------------------------------------------------------------------
+
+
+def design_spec(design: str) -> DesignSpec | None:
+    """The parsed spec of a stored design name; None for one this version cannot parse (a design
+    of an older version, a component), which the seed tables then leave out."""
+    try:
+        return parse(design)
+    except CipherbenchError:
+        return None
 
 
 def fmt(value: Any) -> str:

@@ -161,35 +161,6 @@ def _counterexample(log: str, inputs: Sequence[str]) -> dict[str, int]:
 # ---------------------------------------------------------------- references written here
 
 
-class BehavioralRotator(Elaboratable):
-    """Reference rotator from shifts: rotl(x, s) = bits [w, 2w) of (x:x) << s (ports as
-    components.rotators.BarrelRotator)."""
-
-    def __init__(self, width: int = 32, direction: str = "left") -> None:
-        from ..components.rotators import amount_bits
-
-        self.width, self.direction = width, direction
-        self.i = Signal(width)
-        self.amount = Signal(amount_bits(width))
-        self.right = Signal()
-        self.o = Signal(width)
-
-    def elaborate(self, platform: object) -> Module:
-        m = Module()
-        w = self.width
-        doubled = Cat(self.i, self.i)
-        amount = self.amount % w if w & (w - 1) else self.amount
-        left = (doubled << amount)[w:2 * w]
-        right = (doubled >> amount)[:w]
-        if self.direction == "left":
-            m.d.comb += self.o.eq(left)
-        elif self.direction == "right":
-            m.d.comb += self.o.eq(right)
-        else:
-            m.d.comb += self.o.eq(Mux(self.right, right, left))
-        return m
-
-
 def _xtime(v: Value, poly: int) -> Value:
     """v * x in GF(2^8) mod poly, behaviourally: shift, and reduce if the top bit fell out."""
     shifted = Cat(0, v[:7])
@@ -217,7 +188,9 @@ class BehavioralMatrixMul(Elaboratable):
         self.o = Signal(8 * len(matrix))
 
     def _byte(self, value: Value, index: int, count: int) -> Value:
-        lsb = 8 * (count - 1 - index) if self.byte_order == "big" else 8 * index
+        from ..components.mds import _byte_lsb
+
+        lsb = _byte_lsb(index, count, self.byte_order)
         return value[lsb:lsb + 8]
 
     def elaborate(self, platform: object) -> Module:
@@ -263,7 +236,7 @@ def pairs() -> list[Pair]:
     from ..components.mds import TWOFISH_MDS, TWOFISH_POLY, AesMixColumns, twofish_mds
     from ..components.multipliers import Multiplier, Rc6F
     from ..components.pht import PseudoHadamard
-    from ..components.rotators import BarrelRotator
+    from ..components.rotators import BarrelRotator, BehavioralRotator
 
     out: list[Pair] = []
     sbox = ("i",), ("o",)
