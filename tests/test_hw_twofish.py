@@ -266,7 +266,7 @@ def test_byte_lane_chain_and_mds_column_match_the_model() -> None:
 
 @pytest.mark.parametrize("design, message", [
     ("twofish-128/narrow:width=16", "twofish has no 16-bit datapath; valid widths: 64, 32, 8"),
-    ("twofish-128/narrow:width=64,whiten=fold", "drop whiten= and subkeys="),
+    ("twofish-128/narrow:width=64,whiten=fold", "drop whiten=, subkeys= and keying="),
 ])
 def test_narrow_refusals_are_one_line(design: str, message: str) -> None:
     with pytest.raises(CipherbenchError, match=message) as info:
@@ -277,3 +277,78 @@ def test_narrow_refusals_are_one_line(design: str, message: str) -> None:
 def test_narrow_keys_stored_is_refused_by_the_spec() -> None:
     with pytest.raises(CipherbenchError, match="keys"):
         parse("twofish-128/narrow:keys=stored")
+
+
+# --- precomputed key-dependent S-boxes (keying=partial/full; arch/keytables.py) ------------------
+
+
+@pytest.mark.parametrize("keying", ["partial", "full"])
+def test_table_entries_are_the_models_keyed_sboxes(keying: str) -> None:
+    """The fill's entry x for a 192-bit key of a 3-in-1 core: s_0(x)..s_3(x) (partial) or their
+    MDS columns (full), the model's key_dependent_sbox and g tables, for every x."""
+    from amaranth.hdl import Cat
+
+    from cipherbench.arch.base import CoreOptions
+    from cipherbench.ciphers.twofish.model import _MDS_COLUMNS
+
+    key = bytes(range(0x40, 0x40 + 24))
+    core = hw.TwofishHardware(CoreOptions((128, 192, 256), extra={"keying": keying}))
+    spec = core.key_tables()
+    assert spec is not None and spec.lane_bits == (8 if keying == "partial" else 32)
+    entry = core.table_entry(6)
+    s = tuple(model.sbox_key_words(key))
+    sboxes = [model.key_dependent_sbox(i, s) for i in range(4)]
+    expected = [[y if keying == "partial" else _MDS_COLUMNS[i][y] for y in sboxes[i]]
+                for i in range(4)]
+    got: list[list[int]] = [[] for _ in range(4)]
+
+    async def bench(ctx) -> None:
+        ctx.set(entry.key, int.from_bytes(key + bytes(8), "big"))
+        ctx.set(entry.key_len, 24)
+        ctx.set(entry.seed_in, ctx.get(entry.seed))
+        for x in range(256):
+            ctx.set(entry.index, x)
+            value = ctx.get(entry.entry)
+            for i in range(4):
+                got[i].append(value >> (i * spec.lane_bits) & ((1 << spec.lane_bits) - 1))
+
+    m = Module()
+    m.submodules.entry = entry
+    dummy = Signal()
+    m.d.comb += dummy.eq(Cat(entry.entry).any())
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    assert got == expected
+
+
+# Key setup is the 256-clock fill in both directions (decryption adds the iterative core's
+# run-up); the rounds are unchanged.
+@pytest.mark.parametrize("design, decrypt_setup", [
+    ("twofish-128/iterative:keying=partial", 256 + 20),
+    ("twofish/iterative:keying=full", 256 + 20),
+    ("twofish-128/pipelined:stages=2,keying=partial", 256),
+])
+def test_precomputed_sboxes_verify(design: str, decrypt_setup: int) -> None:
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=500)
+    assert report.failed == 0 and report.passed >= 500
+    counts = {s.name: s.passed for s in report.sets}
+    assert counts["twofish-spec"] == 8 * len(spec.key_sizes)
+    for per_size in _counts(design).values():
+        assert per_size["latency"] == 20 and per_size["initiation_interval"] in (20, 10)
+        assert per_size["key_setup_encrypt"] == 256
+        assert per_size["key_setup_decrypt"] == decrypt_setup
+
+
+@pytest.mark.slow
+def test_full_pipeline_with_precomputed_sboxes_verifies() -> None:
+    """20 units read the one copy of the tables (160 read ports)."""
+    spec = parse("twofish-128/pipelined:keying=partial")
+    report = verify_design(spec, ensure_design(spec), random_blocks=300)
+    assert report.failed == 0 and report.passed >= 300
+
+
+def test_narrow_refuses_precomputed_sboxes() -> None:
+    with pytest.raises(CipherbenchError, match="keying="):
+        build_core(parse("twofish-128/narrow:width=64,keying=partial"))

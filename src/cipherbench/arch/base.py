@@ -23,7 +23,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from amaranth.hdl import Elaboratable, Module, Signal, Value
+
+if TYPE_CHECKING:
+    from .keytables import KeyTables, TableEntry
 
 
 DIRECTIONS = ("both", "encrypt", "decrypt")
@@ -58,6 +63,10 @@ class RoundDatapath(Elaboratable):
     ``seg_rk[g]``, ``seg_decrypt[g]``, ``seg_last[g]`` give the round key and flags of the block in
     segment g (index 0 is ``rk``, ``decrypt``, ``last``). ``state_out`` is the combinational output of
     the last segment.
+
+    ``table_reads``: reads of the cipher's key-dependent tables (arch/keytables.py), declared in
+    the constructor with ``table_read``; the architecture gives each a read port of the tables'
+    once-per-key fill.
     """
 
     def __init__(self, block_bits: int, round_key_bits: int, cuts: tuple[int, ...] = ()) -> None:
@@ -71,10 +80,18 @@ class RoundDatapath(Elaboratable):
         self.state_out = Signal(block_bits)
         self.cuts = tuple(sorted(set(cuts)))
         self.enable = Signal(init=1)
+        self.table_reads: list[tuple[int, Signal, Signal]] = []
         later = range(1, len(self.cuts) + 1)
         self.seg_rk = [self.rk] + [Signal(round_key_bits, name=f"seg{g}_rk") for g in later]
         self.seg_decrypt = [self.decrypt] + [Signal(name=f"seg{g}_decrypt") for g in later]
         self.seg_last = [self.last] + [Signal(name=f"seg{g}_last") for g in later]
+
+    def table_read(self, tables: KeyTables, lane: int, name: str) -> tuple[Signal, Signal]:
+        """Declare a read of key-table lane ``lane``: (address the round drives, data it reads)."""
+        port = (Signal(range(tables.entries), name=f"{name}_addr"),
+                Signal(tables.lane_bits, name=f"{name}_data"))
+        self.table_reads.append((lane, *port))
+        return port
 
     def segment_of(self, step: int) -> int:
         """The segment that computes sub-round step ``step``."""
@@ -144,6 +161,13 @@ class CipherHardware(ABC):
     def datapath(self) -> RoundDatapath:
         """A fresh round datapath instance."""
 
+    def unit_datapath(self, rounds: frozenset[int]) -> RoundDatapath:
+        """A round datapath for a unit that only ever computes rounds ``rounds`` (1..R, each
+        direction counting its own rounds): a pipeline stage or an unrolled unit. A cipher whose
+        round has several kinds may leave out the kinds those rounds never run; by default the
+        general round."""
+        return self.datapath()
+
     @abstractmethod
     def key_step(self, key_len_bits: int, step_bits: int) -> KeyStep:
         """A fresh key-schedule step instance."""
@@ -155,6 +179,15 @@ class CipherHardware(ABC):
     def describe(self) -> dict[str, object]:
         """Structural facts for the manifest (S-box kind, counts of components, ...)."""
         return {}
+
+    def key_tables(self) -> KeyTables | None:
+        """Key-dependent tables the rounds read, filled once per key (arch/keytables.py); None
+        (the default) for none."""
+        return None
+
+    def table_entry(self, key_len_bits: int) -> TableEntry:
+        """The seed and one entry of ``key_tables()`` (only ciphers with tables override this)."""
+        raise NotImplementedError(f"{self.name} has no key tables")
 
     def narrow_datapath(self, width: int, keys: str = "rewind") -> Elaboratable:
         """The datapath of the narrow architecture at ``width`` bits per clock (an

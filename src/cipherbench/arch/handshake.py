@@ -31,14 +31,18 @@ class OneBlockControl:
     begin_runup: Value
 
 
-def one_block_handshakes(m: Module, io: CoreSignals, hw: CipherHardware) -> OneBlockControl:
-    """Drive key_ready, in_ready and out_valid; keep have_key and dec_ready per key."""
+def one_block_handshakes(m: Module, io: CoreSignals, hw: CipherHardware,
+                         setup: Value | None = None) -> OneBlockControl:
+    """Drive key_ready, in_ready and out_valid; keep have_key and dec_ready per key. ``setup``:
+    a once-per-key fill is running (arch/keytables.py), so neither a block nor a key is taken."""
     has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
     busy, runup, done, have_key, dec_ready = (Signal(name=n) for n in (
         "busy", "runup", "done", "have_key", "dec_ready"))
     # A one-direction core ignores in_decrypt.
     want_dec = io.in_decrypt if (has_enc and has_dec) else Signal(init=int(has_dec))
     idle = ~busy & ~runup
+    if setup is not None:
+        idle = idle & ~setup
     key_fire = io.key_valid & io.key_ready
     m.d.comb += io.key_ready.eq(idle & ~done)
     accept_ok = idle & have_key & ~key_fire & (~done | io.out_ready)

@@ -24,6 +24,7 @@ from ..interface import CoreShape, CoreSignals, LoadedKeySignals
 from .base import CipherHardware, KeyStep, bits_for, select_by_key_len
 from .handshake import one_block_handshakes
 from .keymem import KeyMemoryLayout, RoundKeyMemory
+from .keytables import key_table_fill, refuse_loaded_tables
 from .loaded import LoadedKeyHarness, loaded_key_signals
 
 
@@ -167,6 +168,8 @@ class IterativeController(Elaboratable):
         self.last = Signal()
         self.decrypt = Signal()
         self.data_advance = Signal()   # a block round happens (not a run-up step)
+        # a key-table fill is running (arch/keytables.py): no block, no key
+        self.setup = Signal()
         # stored round keys only (arch/keymem.py runs the fill)
         self.filling = Signal()
         self.keys_ready = Signal()
@@ -185,7 +188,7 @@ class IterativeController(Elaboratable):
 
         if self.stored_keys:
             return self._elaborate_stored(m, total)
-        hs = one_block_handshakes(m, io, hw)
+        hs = one_block_handshakes(m, io, hw, setup=self.setup)
         busy, runup, done, dec_ready = hs.busy, hs.runup, hs.done, hs.dec_ready
         want_dec, in_fire, out_fire = hs.want_dec, hs.in_fire, hs.out_fire
         begin_runup = hs.begin_runup
@@ -248,8 +251,9 @@ class IterativeController(Elaboratable):
         direction = Signal(init=0 if has_enc else 1)
         want_dec = io.in_decrypt if (has_enc and has_dec) else Const(int(has_dec))
         key_fire = io.key_valid & io.key_ready
-        m.d.comb += io.key_ready.eq(~busy & ~self.filling & ~done)
-        m.d.comb += io.in_ready.eq(~busy & ~self.filling & self.keys_ready & ~key_fire
+        filling = self.filling | self.setup
+        m.d.comb += io.key_ready.eq(~busy & ~filling & ~done)
+        m.d.comb += io.in_ready.eq(~busy & ~filling & self.keys_ready & ~key_fire
                                    & (~done | io.out_ready))
         in_fire = io.in_valid & io.in_ready
         out_fire = io.out_valid & io.out_ready
@@ -291,6 +295,8 @@ class IterativeCore(Elaboratable):
         self.io = loaded_key_signals(hw, self.shape) if self.loaded else CoreSignals(self.shape)
         max_rounds = max(hw.rounds(k) for k in self.shape.key_sizes)
         self.step_bits = bits_for(max_rounds)
+        if self.loaded:
+            refuse_loaded_tables(hw)
 
     def simulation_harness(self, core_name: str) -> LoadedKeyHarness | None:
         """keys=loaded: the wrapper that computes and loads the round keys in simulation."""
@@ -316,6 +322,10 @@ class IterativeCore(Elaboratable):
             io.out_block.eq(dp.state),
             ctl.key_len_reg.eq(ks.key_len_reg),
         ]
+        tables = key_table_fill(m, self.hw, self.shape, io.key, io.key_len, ctl.load_key,
+                                [dp.round])
+        if tables is not None:
+            m.d.comb += ctl.setup.eq(tables.filling)
         return m
 
     def _keys_on_the_fly(self, m: Module, ctl: IterativeController) -> IterativeKeySchedule:

@@ -54,6 +54,7 @@ from ..errors import CipherbenchError
 from ..interface import CoreShape, CoreSignals, LoadedKeySignals
 from .base import CipherHardware, bits_for, select_by_key_len
 from .keymem import RoundKeyMemory
+from .keytables import key_table_fill, refuse_loaded_tables
 from .loaded import LoadedKeyHarness, loaded_key_signals
 from .unrolled import onehot_mux, refused
 
@@ -96,6 +97,11 @@ class PipeLayout:
     def select(self, key_len: Value, values: dict[int, int]) -> Value:
         return select_by_key_len(key_len, {s: Const(v) for s, v in values.items()}, self.codes)
 
+    def unit_rounds(self, u: int) -> frozenset[int]:
+        """The rounds unit u computes (one in a full pipeline; one per pass in a ring)."""
+        most = max(self.rounds.values())
+        return frozenset(range(u + 1, most + 1, self.units))
+
 
 @dataclass
 class Tag:
@@ -121,6 +127,9 @@ class PipelineController(Elaboratable):
         # keys=stored: the round-key memory's fill state (inputs), and each segment's round
         self.filling = Signal()
         self.keys_ready = Signal()
+        # a key-table fill is running (arch/keytables.py; ``tables``: the cipher has tables)
+        self.tables = hw.key_tables() is not None
+        self.setup = Signal()
         self.seg_round = [[Signal(lay.step_bits, name=f"round{u}_{g}") for g in segs]
                           for u in units]
         self.key_len_reg = Signal(shape.key_len_bits)
@@ -160,7 +169,7 @@ class PipelineController(Elaboratable):
         if self.stored:
             ready = ready & self._stored_key_handshake(m, regs)
         else:
-            ready = ready & self._travelling_key_handshake(m, want_dec)
+            ready = ready & self._travelling_key_handshake(m, regs, want_dec)
         if lay.multi:
             ready = ready & self._in_order(m, io.in_valid & io.in_ready)
         m.d.comb += io.in_ready.eq(ready)
@@ -179,18 +188,26 @@ class PipelineController(Elaboratable):
                     m.d.sync += _assign(regs[u][g], src)
         return m
 
-    def _travelling_key_handshake(self, m: Module, want_dec: Value) -> Value:
+    def _travelling_key_handshake(self, m: Module, regs: list[list[Tag]],
+                                  want_dec: Value) -> Value:
         """Keys travel with the blocks: a key is taken at any time; decryption waits for the
-        run-up once per key. Returns the key condition of in_ready."""
+        run-up once per key. Key tables (arch/keytables.py) are one per core: with them a key is
+        taken only with the pipe empty and no fill running, and blocks wait for the fill.
+        Returns the key condition of in_ready."""
         io = self.io
         have_key = Signal()
-        ready: Value = have_key
-        if self.hw.options.has_decrypt:
-            ready = ready & (~want_dec | self._runup(m))
+        if self.tables:
+            empty = ~_any([tag.valid for unit in regs for tag in unit])
+            m.d.comb += io.key_ready.eq(empty & ~self.setup)
         else:
-            m.d.comb += self.load_key.eq(io.key_valid)
-        m.d.comb += io.key_ready.eq(1)
-        with m.If(io.key_valid):
+            m.d.comb += io.key_ready.eq(1)
+        key_fire = io.key_valid & io.key_ready
+        ready: Value = have_key & ~self.setup & ~key_fire if self.tables else have_key
+        if self.hw.options.has_decrypt:
+            ready = ready & (~want_dec | self._runup(m, key_fire))
+        else:
+            m.d.comb += self.load_key.eq(key_fire)
+        with m.If(key_fire):
             m.d.sync += have_key.eq(1)
         return ready
 
@@ -200,10 +217,11 @@ class PipelineController(Elaboratable):
         Returns the key condition of in_ready."""
         io = self.io
         empty = ~_any([tag.valid for unit in regs for tag in unit])
-        m.d.comb += io.key_ready.eq(empty & ~self.filling)
+        filling = self.filling | self.setup
+        m.d.comb += io.key_ready.eq(empty & ~filling)
         key_fire = io.key_valid & io.key_ready
         m.d.comb += self.load_key.eq(key_fire)
-        return self.keys_ready & ~self.filling & ~key_fire
+        return self.keys_ready & ~filling & ~key_fire
 
     def _round_of(self, tag: Tag, u: int) -> Value:
         """The round (1..R) the block in unit u computes."""
@@ -260,15 +278,15 @@ class PipelineController(Elaboratable):
         total = lay.select(tag.key_len, lay.rounds)
         return r_val == total, Mux(tag.dec, total - 1 - r_val, r_val)[:lay.step_bits]
 
-    def _runup(self, m: Module) -> Value:
+    def _runup(self, m: Module, key_fire: Value) -> Value:
         """The forward run-up to the decryption start states; returns 'decryption ready'."""
         io, lay = self.io, self.lay
         dec_ready, active = Signal(), Signal()
         rounds_new = lay.select(io.key_len, lay.rounds)
         rounds_cur = lay.select(self.key_len_reg, lay.rounds)
-        m.d.comb += self.load_key.eq(io.key_valid)
+        m.d.comb += self.load_key.eq(key_fire)
         # Step j produces key state j+1: R-1 and R are the decryption start states.
-        with m.If(io.key_valid):
+        with m.If(key_fire):
             m.d.sync += [active.eq(1), self.ru_index.eq(1), dec_ready.eq(0)]
             m.d.comb += self.store_dec_key.eq(rounds_new == 2)
         with m.Elif(active):
@@ -498,7 +516,8 @@ class PipelineDatapath(Elaboratable):
     def __init__(self, hw: CipherHardware, lay: PipeLayout) -> None:
         self.lay = lay
         units, segs = range(lay.units), range(lay.segments)
-        self.rounds = [hw.cut_datapath(lay.cuts) if lay.cuts else hw.datapath() for _ in units]
+        self.rounds = [hw.cut_datapath(lay.cuts) if lay.cuts else
+                       hw.unit_datapath(lay.unit_rounds(u)) for u in units]
         self.block_in = Signal(hw.block_bits)
         self.take_new = Signal()
         self.advance = Signal()
@@ -545,6 +564,8 @@ class PipelinedCore(Elaboratable):
         self.loaded = keys == "loaded"
         self.io = loaded_key_signals(hw, self.shape) if self.loaded else CoreSignals(self.shape)
         try:
+            if self.loaded:
+                refuse_loaded_tables(hw)
             self.lay = PipeLayout(hw, self.shape, stages, inner)
             if keys == "fly" and hw.options.has_decrypt and not hw.travelling_keys:
                 # Travelling keys start decryption from forward key states (R-1 and R), which
@@ -579,6 +600,10 @@ class PipelinedCore(Elaboratable):
             io.out_block.eq(dp.out_block),
         ]
         m.d.comb += [a.eq(b) for a, b in zip(dp.exit_sel, ctl.exit_sel)]
+        tables = key_table_fill(m, self.hw, self.shape, io.key, io.key_len, ctl.load_key,
+                                dp.rounds)
+        if tables is not None:
+            m.d.comb += ctl.setup.eq(tables.filling)
         for u in range(lay.units):
             for g in range(lay.segments):
                 m.d.comb += [

@@ -24,6 +24,7 @@ from ..errors import CipherbenchError
 from ..interface import CoreShape, CoreSignals
 from .base import CipherHardware, bits_for, select_by_key_len
 from .handshake import one_block_handshakes
+from .keytables import key_table_fill
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -127,7 +128,10 @@ class UnrolledDatapath(Elaboratable):
 
     def __init__(self, hw: CipherHardware, plan: Unrolling) -> None:
         self.plan = plan
-        self.rounds = [hw.datapath() for _ in range(plan.k)]
+        most = max(plan.rounds.values())
+        # Unit j computes rounds j+1, j+1+k, ... of a block.
+        self.rounds = [hw.unit_datapath(frozenset(range(j + 1, most + 1, plan.k)))
+                       for j in range(plan.k)]
         self.block_in = Signal(hw.block_bits)
         self.first = Signal()
         self.last = [Signal(name=f"last{j}") for j in range(plan.k)]
@@ -179,6 +183,7 @@ class UnrolledController(Elaboratable):
         self.tap = [Signal(name=f"tap{t}") for t in plan.taps]
         self.decrypt = Signal()
         self.data_advance = Signal()
+        self.setup = Signal()          # a key-table fill is running (arch/keytables.py)
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -192,7 +197,7 @@ class UnrolledController(Elaboratable):
                      rem.eq(plan.select(self.key_len_reg, plan.rem))]
         self._pass_outputs(m, rem)
 
-        hs = one_block_handshakes(m, io, hw)
+        hs = one_block_handshakes(m, io, hw, setup=self.setup)
         busy, runup, done, dec_ready = hs.busy, hs.runup, hs.done, hs.dec_ready
         want_dec, in_fire, out_fire = hs.want_dec, hs.in_fire, hs.out_fire
         begin_runup = hs.begin_runup
@@ -294,4 +299,8 @@ class UnrolledCore(Elaboratable):
         m.d.comb += [a.eq(b) for a, b in zip(dp.last, ctl.last)]
         m.d.comb += [a.eq(b) for a, b in zip(dp.tap, ctl.tap)]
         m.d.comb += [a.eq(b) for a, b in zip(dp.rk, ks.rk)]
+        tables = key_table_fill(m, self.hw, self.shape, io.key, io.key_len, ctl.load_key,
+                                dp.rounds)
+        if tables is not None:
+            m.d.comb += ctl.setup.eq(tables.filling)
         return m

@@ -189,17 +189,40 @@ class SboxTable(Elaboratable):
 class MarsDatapath(RoundDatapath):
     """Whitening, one round of the kind the entry names, key subtraction."""
 
-    def __init__(self, directions: str) -> None:
+    def __init__(self, directions: str, clocks: frozenset[int] | None = None) -> None:
         super().__init__(block_bits=128, round_key_bits=RK_BITS)
         self.directions = directions
+        self.clocks = clocks
+
+    def _controls(self, decrypt: Value, enc: bool, dec: bool) -> Value:
+        """The entry's six control bits. A unit that computes only ``clocks`` (a pipeline stage,
+        an unrolled unit) reads encryption entries c and decryption entries 33 - c: each bit that
+        is the same in all of them is a constant, so the kinds the unit never runs (in a mixing
+        stage the whole E-function) synthesize away."""
+        controls = self.rk[64:70]
+        if self.clocks is None:
+            return controls
+
+        def known(entries: set[int]) -> Value:
+            bits = []
+            for b in range(6):
+                values = {controls_value(e) >> b & 1 for e in entries}
+                bits.append(Const(values.pop(), 1) if len(values) == 1 else controls[b])
+            return Cat(*bits)
+
+        by_enc = known({c for c in self.clocks})
+        by_dec = known({CLOCKS - c for c in self.clocks})
+        if enc and dec:
+            return Mux(decrypt, by_dec, by_enc)
+        return by_enc if enc else by_dec
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
         enc, dec = self.directions != "decrypt", self.directions != "encrypt"
         decrypt = self.decrypt if enc and dec else Const(int(dec), 1)
-        rk = self.rk
-        kind, extra = rk[64:66], rk[66:68]
-        keyed, high = rk[68], rk[69]
+        controls = self._controls(decrypt, enc, dec)
+        kind, extra = controls[0:2], controls[2:4]
+        keyed, high = controls[4], controls[5]
         state = [_wire(m, w, f"d{i}") for i, w in enumerate(le_words(self.state_in))]
         first_in = self._whiten(m, decrypt)
         x = [_wire(m, Mux(self.first, w, s), f"x{i}")
@@ -566,6 +589,9 @@ class MarsHardware(CipherHardware):
 
     def datapath(self) -> MarsDatapath:
         return MarsDatapath(self.options.directions)
+
+    def unit_datapath(self, rounds: frozenset[int]) -> MarsDatapath:
+        return MarsDatapath(self.options.directions, rounds)
 
     def key_step(self, key_len_bits: int, step_bits: int) -> MarsKeyStep:
         return MarsKeyStep(self.options.key_sizes, key_len_bits, step_bits)

@@ -41,6 +41,11 @@ CIPHER = CipherInfo(
                          "fly: a round's subkey pair made in the clock that uses it (NSA); "
                          "ahead: made one clock early into the key state, so no h function "
                          "sits in front of the round (one more pair generator at key load)"),
+        "keying": Param(("zero", "partial", "full"), "zero",
+                        "key-dependent S-boxes (Twofish paper 7.2): zero = q chains keyed on the "
+                        "fly in every g function (NSA 5.5); partial = s_0..s_3 precomputed once "
+                        "per key into 4 x 256 bytes of registers (256 fill clocks, no key "
+                        "agility); full = their MDS columns, 4 x 256 words, g = 4 lookups + XOR"),
         "q": Param(("nibble", "table"), "nibble",
                    "q0/q1: nibble = the four 4-bit tables with XORs and rotations (Twofish "
                    "paper 4.3.5); table = one 256-entry lookup per q"),

@@ -51,6 +51,7 @@ from ...arch.base import (
     RoundDatapath,
     select_by_key_len,
 )
+from ...arch.keytables import KeyTables, TableEntry
 from ...components.adders import add
 from ...components.aes_sbox import table_lookup
 from ...components.bytes import get_bytes
@@ -72,6 +73,10 @@ CHAINS = ((1, 0, 0, 1, 1), (0, 0, 1, 1, 0), (1, 1, 0, 0, 0), (0, 1, 1, 0, 1))
 FEISTEL, WHITEN_LO, WHITEN_HI, UNSWAP_LO = 0, 1, 2, 3
 KIND_BITS = 2
 SUBKEY_KINDS = ("fly", "ahead")
+# Key-dependent S-boxes (Twofish paper section 7.2's names): zero = the q chains every round
+# (NSA 5.5); partial = s_0..s_3 precomputed, 4 x 256 bytes; full = MDS column i times s_i
+# precomputed, 4 x 256 words, so g is four lookups and an XOR.
+KEYING_KINDS = ("zero", "partial", "full")
 
 
 # --- word views -----------------------------------------------------------------------------------
@@ -147,29 +152,45 @@ class ChainStart:
         return max(self.ks)
 
 
+def keyed_sbox(m: Module, x: Value, i: int, stage_words: list[Value], start: ChainStart,
+               q_kind: str, name: str) -> Value:
+    """s_i(x): byte ``x`` through byte i's q chain, byte i of L_{j-1} added after stage j
+    (``stage_words[j-1]`` is L_{j-1}); a constant ``x`` (subkey inputs at key load) lets the
+    innermost q fold into a constant."""
+    chain = CHAINS[i]
+    value: Value | None = None
+    for stage in range(start.top, 0, -1):
+        if value is None:
+            source = x
+        elif stage in start.is_k:
+            source = Mux(start.is_k[stage], x, value)
+        else:
+            source = value
+        key_byte = stage_words[stage - 1][8 * i:8 * i + 8]
+        value = wire(m, _q_or_const(m, source, chain[stage], q_kind, f"{name}q{stage}")
+                     ^ key_byte, f"{name}s{stage}")
+    assert value is not None
+    return q_permutation(m, value, chain[0], q_kind, f"{name}q0")
+
+
+def mds(m: Module, column: Value, name: str) -> Value:
+    """The MDS matrix times a column of four bytes (byte 0 least significant)."""
+    column = wire(m, column, f"{name}_y")
+    return wire(m, matrix_mul(m, column, TWOFISH_MDS, TWOFISH_POLY, "little"), f"{name}_z")
+
+
 def h_function(m: Module, x_bytes: list[Value], stage_words: list[Value], start: ChainStart,
                q_kind: str, name: str) -> Value:
-    """h(X, L) (section 4.3.2): byte i of X through its q chain, byte i of L_{j-1} added after
-    stage j, then the MDS. ``stage_words[j-1]`` is L_{j-1}; a byte that is a constant (subkey
-    inputs at key load) lets the innermost q fold into a constant."""
-    outs = []
-    for i, x in enumerate(x_bytes):
-        chain = CHAINS[i]
-        value: Value | None = None
-        for stage in range(start.top, 0, -1):
-            if value is None:
-                source = x
-            elif stage in start.is_k:
-                source = Mux(start.is_k[stage], x, value)
-            else:
-                source = value
-            key_byte = stage_words[stage - 1][8 * i:8 * i + 8]
-            value = wire(m, _q_or_const(m, source, chain[stage], q_kind, f"{name}_b{i}q{stage}")
-                         ^ key_byte, f"{name}_b{i}s{stage}")
-        assert value is not None
-        outs.append(q_permutation(m, value, chain[0], q_kind, f"{name}_b{i}q0"))
-    column = wire(m, Cat(*outs), f"{name}_y")
-    return wire(m, matrix_mul(m, column, TWOFISH_MDS, TWOFISH_POLY, "little"), f"{name}_z")
+    """h(X, L) (section 4.3.2): the four keyed S-boxes, then the MDS."""
+    return mds(m, Cat(*[keyed_sbox(m, x, i, stage_words, start, q_kind, f"{name}_b{i}")
+                        for i, x in enumerate(x_bytes)]), name)
+
+
+def mds_column(m: Module, y: Value, i: int, name: str) -> Value:
+    """Column i of the MDS times byte ``y``: what full keying stores per S-box entry."""
+    parts = [Const(0, 8)] * 4
+    parts[i] = y
+    return mds(m, Cat(*parts), name)
 
 
 def _q_or_const(m: Module, x: Value, which: int, kind: str, name: str) -> Value:
@@ -239,6 +260,10 @@ class TwofishDatapath(RoundDatapath):
     def __init__(self, hw: TwofishHardware) -> None:
         super().__init__(block_bits=128, round_key_bits=hw.round_key_bits)
         self.hw = hw
+        # keying=partial/full: each g function reads lane i (s_i) at byte i of its input.
+        tables = hw.key_tables()
+        self.g_reads = [[self.table_read(tables, i, f"g{g}_t{i}") for i in range(4)]
+                        for g in range(2)] if tables else []
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -278,9 +303,8 @@ class TwofishDatapath(RoundDatapath):
         """F on x0, x1 and the new x2, x3 (encryption: (x2 ^ f0) >>> 1, (x3 <<< 1) ^ f1;
         decryption: (x2 <<< 1) ^ f0, (x3 ^ f1) >>> 1)."""
         hw = self.hw
-        s_words = key["s"]
-        t0 = h_function(m, get_bytes_le(x[0]), s_words, start, hw.q_kind, "g0")
-        t1 = h_function(m, get_bytes_le(x[1].rotate_left(8)), s_words, start, hw.q_kind, "g1")
+        t0 = self._g(m, 0, x[0], key, start)
+        t1 = self._g(m, 1, x[1].rotate_left(8), key, start)
         f0, f1 = keyed_pht(m, t0, t1, key["pair"][0], key["pair"][1])
         enc = ((x[2] ^ f0).rotate_right(1), x[3].rotate_left(1) ^ f1)
         dec = (x[2].rotate_left(1) ^ f0, (x[3] ^ f1).rotate_right(1))
@@ -289,6 +313,23 @@ class TwofishDatapath(RoundDatapath):
         if hw.options.directions == "decrypt":
             return dec
         return Mux(self.decrypt, dec[0], enc[0]), Mux(self.decrypt, dec[1], enc[1])
+
+    def _g(self, m: Module, g: int, word: Value, key: dict, start: ChainStart) -> Value:
+        """g number ``g``: h keyed by the S words on the fly (keying=zero), or the precomputed
+        S-boxes read from the key tables (partial: then the MDS; full: the MDS is in the
+        entries)."""
+        hw = self.hw
+        x = get_bytes_le(word)
+        name = f"g{g}"
+        if not self.g_reads:
+            return h_function(m, x, key["s"], start, hw.q_kind, name)
+        lanes = []
+        for i, (address, data) in enumerate(self.g_reads[g]):
+            m.d.comb += address.eq(x[i])
+            lanes.append(data)
+        if hw.keying == "partial":
+            return mds(m, Cat(*lanes), name)
+        return wire(m, lanes[0] ^ lanes[1] ^ lanes[2] ^ lanes[3], f"{name}_z")
 
     @staticmethod
     def _cycle_kinds(m: Module, x: list[Value], swapped: list[Value], key: dict) -> list[Value]:
@@ -485,20 +526,10 @@ class TwofishKeyStep(KeyStep):
         """Key state 0 from the port: M words, S words by RS in stage order (per key size); for
         whiten=fold the whitening words K0..K7, for subkeys=ahead encryption clock 1's pair."""
         hw = self.hw
-        k = hw.k_max
-        words = key_words(self.key, 2 * k)
+        words = key_words(self.key, 2 * hw.k_max)
         me, mo = words[0::2], words[1::2]
-        rows = rs_rows()
-        s_of = [wire(m, linear_map(Cat(words[2 * i], words[2 * i + 1]), rows), f"rs{i}")
-                for i in range(k)]
-        # Stage j (1..k) adds L_{j-1} = S_{k-j}: the order depends on the key size.
-        staged = {size: Cat(*[s_of[size // 64 - j] if j <= size // 64 else Const(0, WORD)
-                              for j in range(1, k + 1)])
-                  for size in hw.options.key_sizes}
         fields: dict[str, Value] = {
-            "me": Cat(*me), "mo": Cat(*mo),
-            "s": wire(m, select_by_key_len(self.key_len, staged,
-                                           {size: size // 8 for size in staged}), "s_stage"),
+            "me": Cat(*me), "mo": Cat(*mo), "s": staged_s_words(m, hw, self.key, self.key_len),
         }
         if hw.whiten == "fold":
             # K0..K7: constant h inputs, so the innermost q of each chain folds away.
@@ -510,6 +541,48 @@ class TwofishKeyStep(KeyStep):
             fields["next"] = Cat(*subkey_pair(m, pair, me, mo, start, hw.q_kind, "load_next"))
             fields["next_kind"] = Const(what, KIND_BITS)
         return hw.layout.pack(fields)
+
+
+def staged_s_words(m: Module, hw: TwofishHardware, key: Value, key_len: Value) -> Value:
+    """The S words by RS from the key port, in the order the chain stages add them: stage j
+    (1..k) adds L_{j-1} = S_{k-j}, so the order depends on the key size."""
+    k = hw.k_max
+    words = key_words(key, 2 * k)
+    rows = rs_rows()
+    s_of = [wire(m, linear_map(Cat(words[2 * i], words[2 * i + 1]), rows), f"rs{i}")
+            for i in range(k)]
+    staged = {size: Cat(*[s_of[size // 64 - j] if j <= size // 64 else Const(0, WORD)
+                          for j in range(1, k + 1)])
+              for size in hw.options.key_sizes}
+    return wire(m, select_by_key_len(key_len, staged, {size: size // 8 for size in staged}),
+                "s_stage")
+
+
+class TwofishTableEntry(TableEntry):
+    """keying=partial/full: the seed is the S words in stage order (and the key-size flags of
+    3-in-1); entry x holds s_0(x)..s_3(x) (partial) or their MDS columns (full): the four q
+    chains of one h function, the key bytes of the seed added between the stages."""
+
+    def __init__(self, hw: TwofishHardware, key_len_bits: int) -> None:
+        tables = hw.key_tables()
+        assert tables is not None
+        super().__init__(tables, max(hw.options.key_sizes), key_len_bits)
+        self.hw = hw
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        hw = self.hw
+        flags = hw.key_size_flags_of(self.key_len)
+        s_stage = staged_s_words(m, hw, self.key, self.key_len)
+        m.d.comb += self.seed.eq(s_stage if flags is None else Cat(s_stage, flags))
+        s_words = unpack(self.seed_in, hw.k_max)
+        start = hw.chain_start(None if flags is None else self.seed_in[hw.k_max * WORD:])
+        lanes = []
+        for i in range(4):
+            y = keyed_sbox(m, self.index, i, s_words, start, hw.q_kind, f"fill_b{i}")
+            lanes.append(y if hw.keying == "partial" else mds_column(m, y, i, f"fill_m{i}"))
+        m.d.comb += self.entry.eq(Cat(*lanes))
+        return m
 
 
 @dataclass(frozen=True)
@@ -562,8 +635,10 @@ class TwofishHardware(CipherHardware):
         self.q_kind = options.extra.get("q", "nibble")
         self.whiten = options.extra.get("whiten", "cycles")
         self.subkeys = options.extra.get("subkeys", "fly")
+        self.keying = options.extra.get("keying", "zero")
         for name, value, valid in (("q", self.q_kind, Q_KINDS), ("whiten", self.whiten,
-                                   WHITEN_KINDS), ("subkeys", self.subkeys, SUBKEY_KINDS)):
+                                   WHITEN_KINDS), ("subkeys", self.subkeys, SUBKEY_KINDS),
+                                   ("keying", self.keying, KEYING_KINDS)):
             if value not in valid:
                 raise ValueError(f"{name}={value}; valid: {', '.join(valid)}")
         self.sizes = tuple(sorted(options.key_sizes))
@@ -613,6 +688,18 @@ class TwofishHardware(CipherHardware):
     def datapath(self) -> TwofishDatapath:
         return TwofishDatapath(self)
 
+    def key_tables(self) -> KeyTables | None:
+        """keying=partial/full: 256 entries of the four S-boxes' outputs (8 or 32 bits each);
+        the seed is the S words and, for 3-in-1, the key-size flags."""
+        if self.keying == "zero":
+            return None
+        lane = 8 if self.keying == "partial" else WORD
+        return KeyTables(entries=256, lanes=4, lane_bits=lane,
+                         seed_bits=self.k_max * WORD + (2 if len(self.sizes) > 1 else 0))
+
+    def table_entry(self, key_len_bits: int) -> TwofishTableEntry:
+        return TwofishTableEntry(self, key_len_bits)
+
     def key_step(self, key_len_bits: int, step_bits: int) -> TwofishKeyStep:
         return TwofishKeyStep(self, key_len_bits, step_bits)
 
@@ -624,7 +711,8 @@ class TwofishHardware(CipherHardware):
             "q": self.q_kind,
             "whiten": self.whiten,
             "subkeys": self.subkeys,
-            "sbox": "fly",
+            "keying": self.keying,
+            "sbox": "fly" if self.keying == "zero" else f"precomputed ({self.keying} keying)",
             "g_functions": 2,
             "subkey_pair_generators": 1,
             "load_pair_generators": at_load,

@@ -430,9 +430,10 @@ class TwofishNarrowHardware(TwofishHardware):
         if width not in WIDTHS:
             raise CipherbenchError(f"twofish has no {width}-bit datapath; valid widths: "
                                    f"{', '.join(map(str, WIDTHS))}")
-        if self.whiten != "cycles" or self.subkeys != "fly":
+        if self.whiten != "cycles" or self.subkeys != "fly" or self.keying != "zero":
             raise CipherbenchError("the narrow Twofish datapaths whiten in clocks of their own "
-                                   "with subkeys on the fly: drop whiten= and subkeys=")
+                                   "with subkeys and S-boxes on the fly: drop whiten=, "
+                                   "subkeys= and keying=")
         if width == 8:
             return TwofishByteSerial(self, width)
         return TwofishSharedG(self, width)
