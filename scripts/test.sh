@@ -9,4 +9,4 @@ fi
 if [[ -z "${CIPHERBENCH_KAT:-}" && -d ../shared/kat ]]; then
   export CIPHERBENCH_KAT="$(cd ../shared/kat && pwd)"
 fi
-exec .venv/bin/python -m pytest -q -ra "$@"
+exec .venv/bin/python -m pytest -q -ra --durations=25 "$@"

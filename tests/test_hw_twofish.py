@@ -326,7 +326,7 @@ def test_table_entries_are_the_models_keyed_sboxes(keying: str) -> None:
 # run-up); the rounds are unchanged.
 @pytest.mark.parametrize("design, decrypt_setup", [
     ("twofish-128/iterative:keying=partial", 256 + 20),
-    ("twofish/iterative:keying=full", 256 + 20),
+    pytest.param("twofish/iterative:keying=full", 256 + 20, marks=pytest.mark.slow),
     ("twofish-128/pipelined:stages=2,keying=partial", 256),
 ])
 def test_precomputed_sboxes_verify(design: str, decrypt_setup: int) -> None:
