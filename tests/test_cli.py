@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -155,6 +156,10 @@ def test_run_then_report_and_warm_rerun(tmp_path: Path) -> None:
     assert report.returncode == 0, report.stderr
     html = (tmp_path / "rep" / "report.html").read_text()
     assert "aes-128/iterative" in html and "transistor" in html.lower()
+    # Verified before it was measured, and its generic netlist simulated on the same vectors.
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert re.search(r"\| aes-128/iterative \| pass \| \d+ \| 1000 \| ok \| "
+                     r"generic: \d+ passed, 0 failed \|", md)
     assert (tmp_path / "rep" / "throughput_vs_area.png").read_bytes().startswith(b"\x89PNG")
 
 

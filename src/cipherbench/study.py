@@ -246,12 +246,17 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
     from .metrics import derive
     from .store import Result
 
+    from .verify.record import ensure_verified
+
     folder = ensure_design(job.design, progress=say)
     manifest = json.loads((folder / "manifest.json").read_text())
+    # Nothing is measured that has not passed verification (verify/record.py).
+    manifest["verification"] = ensure_verified(job.design, folder, progress=say)
     work_root = cache_root() / "runs"
     work_root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f"{job.design.slug}-", dir=work_root) as work:
         flow_result = flow.run(folder, Path(work), settings)
+        netlist_check = _check_netlist(job, folder, flow_result, Path(work), say)
     cycles = manifest["cycles_by_key_size"]
     metrics = derive({"block_bits": manifest["block_bits"], "cycles": cycles,
                       "measurements": flow_result.measurements,
@@ -260,8 +265,27 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
         cache_key=key, design=str(job.design), target=target_id,
         settings=flow_result.settings, status="ok", measurements=flow_result.measurements,
         cycles=cycles, metrics=metrics,
-        provenance=_provenance(job, flow_result.tools, inputs, key, manifest),
+        provenance=_provenance(job, flow_result.tools, inputs, key, manifest, netlist_check),
     )
+
+
+def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
+                   say: Callable[[str], None] | None) -> dict[str, Any] | None:
+    """Gate-level simulation of the flow's netlist, where it writes one (verify/netlist.py); a
+    netlist that computes anything else than the RTL fails the job."""
+    from .verify.netlist import simulate_netlist
+
+    netlist = flow_result.artifacts.get("netlist")
+    if not netlist:
+        return None
+    if say:
+        say(f"simulating the {flow_result.target} netlist of {job.design}")
+    check = simulate_netlist(job.design, folder, Path(netlist), work, flow_result.target)
+    if check["failed"]:
+        first = "; ".join(check["first_failures"]) or "see the netlist simulation"
+        raise CipherbenchError(f"the {flow_result.target} netlist of {job.design} differs from "
+                               f"its RTL ({check['failed']} mismatches: {first})")
+    return check
 
 
 def _inputs_digest(job: Job, flow: Any) -> str:
@@ -297,7 +321,8 @@ def _file_sha256(path: Path) -> str:
 
 
 def _provenance(job: Job, tools: dict[str, str], inputs: str, key: str,
-                manifest: dict[str, Any] | None = None) -> dict[str, Any]:
+                manifest: dict[str, Any] | None = None,
+                netlist_check: dict[str, Any] | None = None) -> dict[str, Any]:
     from .generate import generator_digest
 
     prov: dict[str, Any] = {
@@ -318,6 +343,8 @@ def _provenance(job: Job, tools: dict[str, str], inputs: str, key: str,
         prov["liberty"] = {"path": liberty, "sha256": _file_sha256(Path(liberty))}
     if manifest:
         prov["verification"] = manifest.get("verification")
+    if netlist_check:
+        prov["netlist_check"] = netlist_check
     return prov
 
 

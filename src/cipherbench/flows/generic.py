@@ -81,7 +81,7 @@ class GenericFlow:
 
 def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     gate_stat, cmos_stat = work / "generic_gates.json", work / "generic_cmos.json"
-    ltp = work / "generic_ltp.txt"
+    ltp, netlist = work / "generic_ltp.txt", work / "generic_netlist.v"
     script = [
         *yosys_read_script(design),
         f"synth -flatten -top {yosys_id(design.top)}",
@@ -93,6 +93,8 @@ def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[st
         f"tee -q -o {gate_stat} stat -json",
         # -noff: paths end at flip-flops, so this is the deepest register-to-register cone.
         f"tee -q -o {ltp} ltp -noff",
+        # The mapped gates as Verilog, for gate-level simulation against the RTL's vectors.
+        f"write_verilog -noattr {netlist}",
         "design -load legal",
         f"abc -g {settings['transistor_gates']}",
         "opt_clean",
@@ -113,7 +115,8 @@ def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[st
     uncounted = sum(n for kind, n in cmos.items() if kind not in CMOS_COSTED)
     if uncounted:
         measurements["transistors_uncounted_cells"] = uncounted
-    return measurements, {"yosys_log": str(log), "gate_stat": str(gate_stat), "cmos_stat": str(cmos_stat)}
+    return measurements, {"yosys_log": str(log), "gate_stat": str(gate_stat),
+                          "cmos_stat": str(cmos_stat), "netlist": str(netlist)}
 
 
 def _top_stats(modules: dict[str, dict[str, Any]], top: str) -> dict[str, Any]:

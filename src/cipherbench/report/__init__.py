@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..store import Result, Store
-from . import analysis, fischer, gaj, html, papaefstathiou, software, sugawara, tables
+from . import analysis, fischer, gaj, html, papaefstathiou, software, sugawara, tables, trust
 from .tables import Section
 
 __all__ = ["write_report", "build_sections", "GAJ_SECTION", "FISCHER_SECTION", "PAPA_SECTION"]
@@ -117,6 +117,8 @@ def build_sections(results: list[Result],
         *_software(results, baseline),
         Section("Architectures: formulas and sharing",
                 tables=[analysis.formula_table(results), analysis.sharing_table(results)]),
+        Section(trust.TITLE, paragraphs=[trust.EXPLANATION],
+                tables=[trust.trust_table(results)]),
         Section("Failed runs", tables=[tables.failed_table(results)]),
         Section("Provenance", tables=[tables.provenance_table(results)]),
     ]

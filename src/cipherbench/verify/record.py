@@ -1,0 +1,90 @@
+"""The verification record of a generated design: what passed before any figure of it is stored.
+
+``cipherbench run`` measures nothing it has not verified: before the flows run, every design goes
+through ``verify_design`` (every known-answer set of its cipher, random blocks against the model
+with key changes, a new key per block without draining, the constant-time set). The summary is
+kept beside the design as ``verification.json`` (written once per generated design, atomically, so
+concurrent jobs of one design never read half of it) and copied into every result's provenance
+(``provenance["verification"]``), where the report's trust table reads it. A failing design is a
+failed job with the first mismatch as its reason, and nothing of it is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import CipherbenchError
+from ..spec import DesignSpec
+
+RECORD = "verification.json"
+# What a run verifies with (``cipherbench verify``'s defaults).
+RANDOM_BLOCKS = 1000
+SEED = 2026
+
+
+def summarize(report: Any) -> dict[str, Any]:
+    """A VerifyReport as the record: per set passed/failed, and the kinds the trust table shows."""
+    sets = {s.name: {"passed": s.passed, "failed": s.failed} for s in report.sets}
+
+    def total(match: Callable[[str], bool]) -> int:
+        return sum(s.passed for s in report.sets if match(s.name))
+
+    return {
+        "passed": report.passed,
+        "failed": report.failed,
+        "known_answer": total(lambda n: not n.startswith(("random", "new key", "constant"))),
+        "random": total(lambda n: n.startswith("random")),
+        "key_agility": total(lambda n: n.startswith("new key")),
+        "constant_time": next((("ok" if s.failed == 0 else "varies") for s in report.sets
+                               if s.name.startswith("constant time")), "not checked"),
+        "sets": sets,
+        "random_blocks": RANDOM_BLOCKS,
+        "seed": SEED,
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def read_record(design_dir: Path) -> dict[str, Any] | None:
+    path = design_dir / RECORD
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def ensure_verified(spec: DesignSpec, design_dir: Path,
+                    progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The design's record, verifying it first unless a record is there; a design with any
+    failure raises CipherbenchError (and its failing record stays, so it is not re-simulated)."""
+    record = read_record(design_dir)
+    if record is None:
+        from .designs import verify_design
+
+        if progress:
+            progress(f"verifying {spec} (known answers, random, key changes, constant time)")
+        report = verify_design(spec, design_dir, random_blocks=RANDOM_BLOCKS, seed=SEED)
+        record = summarize(report)
+        record["first_failures"] = [f"{s.name}: {s.first_failures[0]}" for s in report.sets
+                                    if s.failed and s.first_failures][:3]
+        _write_atomically(design_dir / RECORD, record)
+    if record["failed"]:
+        first = "; ".join(record.get("first_failures", [])) or "see cipherbench verify"
+        raise CipherbenchError(f"{spec} fails verification ({record['failed']} mismatches: "
+                               f"{first}); nothing measured. Run `cipherbench verify {spec}`")
+    return record
+
+
+def _write_atomically(path: Path, data: dict[str, Any]) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as out:
+            json.dump(data, out, indent=1, sort_keys=True)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,91 @@
+"""Trust records (issue 8): nothing is measured before it passes verification, and a flow's
+netlist is simulated on the RTL's vectors, so a netlist that computes something else fails."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cipherbench.cache import ensure_design
+from cipherbench.errors import CipherbenchError
+from cipherbench.flows.generic import GenericFlow
+from cipherbench.report.trust import trust_table
+from cipherbench.spec import parse
+from cipherbench.store import Result
+from cipherbench.verify.netlist import simulate_netlist
+from cipherbench.verify.record import RECORD, ensure_verified
+
+DESIGN = "des-64/iterative:ops=encrypt"   # small: its netlist builds in seconds
+
+
+@pytest.fixture(scope="module")
+def netlist(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = ensure_design(parse(DESIGN))
+    work = tmp_path_factory.mktemp("generic")
+    result = GenericFlow().run(folder, work, {"blocks": False})
+    return folder, Path(result.artifacts["netlist"])
+
+
+def test_the_generic_netlist_passes_the_rtls_vectors(netlist: tuple[Path, Path],
+                                                     tmp_path: Path) -> None:
+    folder, path = netlist
+    check = simulate_netlist(parse(DESIGN), folder, path, tmp_path, "generic")
+    assert check["failed"] == 0 and check["passed"] > 200
+    assert check["method"] == "gate-level simulation"
+
+
+def test_a_wrong_gate_in_the_netlist_is_caught(netlist: tuple[Path, Path],
+                                               tmp_path: Path) -> None:
+    """One XOR of the mapped netlist turned into an OR: the simulation fails."""
+    folder, path = netlist
+    text = path.read_text()
+    xors = list(re.finditer(r"assign (\S+) = (\S+) \^ (\S+);", text))
+    assert len(xors) > 100
+    victim = xors[len(xors) // 2]
+    broken = tmp_path / "broken.v"
+    broken.write_text(text[:victim.start()] + victim.group(0).replace(" ^ ", " | ")
+                      + text[victim.end():])
+    check = simulate_netlist(parse(DESIGN), folder, broken, tmp_path, "generic")
+    assert check["failed"] > 0 and check["first_failures"]
+
+
+def test_a_failing_record_stops_measurement(tmp_path: Path) -> None:
+    """A design whose record has failures raises (once recorded, it is not re-simulated)."""
+    spec = parse(DESIGN)
+    folder = tmp_path / "design"
+    folder.mkdir()
+    (folder / RECORD).write_text(json.dumps({"failed": 3, "passed": 10,
+                                             "first_failures": ["ecb_tbl: case 4"]}))
+    with pytest.raises(CipherbenchError, match="fails verification .*ecb_tbl: case 4"):
+        ensure_verified(spec, folder)
+
+
+def test_the_record_is_written_once(tmp_path: Path) -> None:
+    folder = ensure_design(parse(DESIGN))
+    record = ensure_verified(parse(DESIGN), folder)
+    # 1000 random blocks in mixed directions, of which this encrypt-only core takes its half.
+    assert record["failed"] == 0 and 400 < record["random"] < 600
+    assert record["constant_time"] == "ok" and record["known_answer"] > 0
+    assert json.loads((folder / RECORD).read_text())["date"] == record["date"]
+    assert ensure_verified(parse(DESIGN), folder)["date"] == record["date"]
+
+
+def _result(design: str, provenance: dict) -> Result:
+    return Result(cache_key=design, design=design, target="generic", settings={}, status="ok",
+                  provenance=provenance)
+
+
+def test_trust_table_rows() -> None:
+    record = {"failed": 0, "passed": 1100, "known_answer": 80, "random": 1000,
+              "constant_time": "ok"}
+    check = {"netlist": "generic", "passed": 300, "failed": 0}
+    table = trust_table([_result("des/iterative", {"verification": record,
+                                                   "netlist_check": check}),
+                         _result("aes-128/iterative", {"verification": None})])
+    assert table.rows == [
+        ["aes-128/iterative", "no record (measured by an older version)", "-", "-", "-", "-"],
+        ["des/iterative", "pass", "80", "1000", "ok", "generic: 300 passed, 0 failed"],
+    ]
