@@ -26,7 +26,7 @@ def netlist(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     folder = ensure_design(parse(DESIGN))
     work = tmp_path_factory.mktemp("generic")
     result = GenericFlow().run(folder, work, {"blocks": False})
-    return folder, Path(result.artifacts["netlist"])
+    return folder, Path(result.artifacts["sim_netlist"])
 
 
 def test_the_generic_netlist_passes_the_rtls_vectors(netlist: tuple[Path, Path],
@@ -89,3 +89,19 @@ def test_trust_table_rows() -> None:
         ["aes-128/iterative", "no record (measured by an older version)", "-", "-", "-", "-"],
         ["des/iterative", "pass", "80", "1000", "ok", "generic: 300 passed, 0 failed"],
     ]
+
+
+def test_the_asic_netlist_with_its_liberty_functions_passes(tmp_path: Path) -> None:
+    """NanGate45 cells replaced by their Liberty functions: the mapped netlist simulates."""
+    import os
+
+    from cipherbench.flows.asic import AsicFlow
+
+    liberty = os.environ.get("CIPHERBENCH_LIBERTY")
+    if not liberty:
+        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    folder = ensure_design(parse(DESIGN))
+    result = AsicFlow().run(folder, tmp_path / "asic", {"liberty": liberty, "goal": "area"})
+    check = simulate_netlist(parse(DESIGN), folder, Path(result.artifacts["sim_netlist"]),
+                             tmp_path, result.target)
+    assert check["failed"] == 0 and check["passed"] > 200

@@ -275,7 +275,7 @@ def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
     netlist that computes anything else than the RTL fails the job."""
     from .verify.netlist import simulate_netlist
 
-    netlist = flow_result.artifacts.get("netlist")
+    netlist = flow_result.artifacts.get("sim_netlist")
     if not netlist:
         return None
     if say:

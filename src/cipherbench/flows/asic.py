@@ -170,6 +170,7 @@ def _synthesize(
     patterns = [*library.special_cells, *settings["dont_use"]]
     dont_use = "".join(f" -dont_use {pattern}" for pattern in patterns)
     netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
+    mapped = work / "asic_mapped.v"
     script = [
         *yosys_read_script(design),
         f"synth -flatten{' -noabc' if settings['structure'] == 'keep' else ''} "
@@ -182,6 +183,8 @@ def _synthesize(
         f"abc -liberty {lib} {constr_arg}-script {abc_path}{dont_use}",
         "opt_clean",
         "setundef -zero",
+        # The mapped cells with the top's vector ports: the netlist simulated on the RTL's vectors.
+        f"write_verilog -noattr {mapped}",
         # One port per bit and simple assignments: the netlist form OpenSTA reads reliably.
         "splitnets -ports",
         "opt_clean -purge",
@@ -211,7 +214,24 @@ def _synthesize(
     }
     if constr is not None:
         artifacts["abc_constraints"] = str(constr_path)
+    artifacts["sim_netlist"] = str(_simulation_netlist(design, library, mapped, work))
     return netlist, measurements, artifacts
+
+
+def _simulation_netlist(design: Design, library: Liberty, mapped: Path, work: Path) -> Path:
+    """The mapped netlist with every cell replaced by its Liberty function (Yosys reads the
+    cells' ``function`` and ``ff``/``latch`` groups), flattened: plain Verilog a simulator runs."""
+    sim = work / "asic_sim_netlist.v"
+    script = [
+        f"read_liberty -ignore_miss_func {library.path}",
+        f"read_verilog {mapped}",
+        f"hierarchy -check -top {yosys_id(design.top)}",
+        "flatten",
+        "opt_clean",
+        f"write_verilog -noattr {sim}",
+    ]
+    run_yosys_script("\n".join(script), work / "asic_sim_netlist.log", timeout=YOSYS_TIMEOUT_S)
+    return sim
 
 
 # ---- static timing --------------------------------------------------------------------------

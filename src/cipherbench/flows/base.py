@@ -24,7 +24,9 @@ class FlowResult:
     measurements: dict[str, Measurement]
     tools: dict[str, str]  # tool name -> version string
     settings: dict[str, Any]  # the effective settings, defaults filled in
-    artifacts: dict[str, str] = field(default_factory=dict)  # name -> path (logs, netlists, reports)
+    # name -> path (logs, netlists, reports); "sim_netlist": the mapped netlist as simulatable
+    # Verilog with the top's ports, which the study simulates on the RTL's vectors
+    artifacts: dict[str, str] = field(default_factory=dict)
 
 
 @runtime_checkable

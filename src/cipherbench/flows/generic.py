@@ -116,7 +116,7 @@ def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[st
     if uncounted:
         measurements["transistors_uncounted_cells"] = uncounted
     return measurements, {"yosys_log": str(log), "gate_stat": str(gate_stat),
-                          "cmos_stat": str(cmos_stat), "netlist": str(netlist)}
+                          "cmos_stat": str(cmos_stat), "sim_netlist": str(netlist)}
 
 
 def _top_stats(modules: dict[str, dict[str, Any]], top: str) -> dict[str, Any]:

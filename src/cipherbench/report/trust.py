@@ -21,8 +21,9 @@ EXPLANATION = (
     "file of its cipher, 1000 random blocks against the reference model with key changes, blocks "
     "under a new key each without draining, and the constant-time set (latency, interval and key "
     "setup equal for 24 random keys per key size and direction). A failing design is not "
-    "measured. Flows that write a simulatable netlist (generic gates) have it simulated on the "
-    "same vectors; a differing netlist fails its run. Every alternative component "
+    "measured. The generic and ASIC flows' mapped netlists (ASIC cells replaced by their Liberty "
+    "functions) are simulated on the same vectors; a differing netlist fails its run. FPGA "
+    "netlists are not simulated yet. Every alternative component "
     "(composite-field S-boxes, prefix adders, multipliers...) is proven equal to its reference "
     "by SAT (cipherbench prove). Monte Carlo (AESAVS, Serpent/MARS submission files): "
     "pytest --runslow tests/test_mct.py and benchmarks/mct_hw.py.")

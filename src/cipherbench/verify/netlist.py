@@ -1,6 +1,7 @@
 """Gate-level simulation of a synthesized netlist against the same vectors as its RTL (issue 8).
 
-A flow that writes its mapped netlist as simulatable Verilog (``FlowResult.artifacts["netlist"]``)
+A flow that writes its mapped netlist as simulatable Verilog (``FlowResult.artifacts["sim_netlist"]``:
+the design's top with its vector ports, every cell flattened into gates and flip-flops)
 gets it checked before its figures are stored: a copy of the design folder whose manifest names
 the netlist instead of the generated RTL (a ``keys=loaded`` core keeps its simulation wrapper,
 which instantiates the netlist's top) goes through ``verify_design``: every known-answer set of
