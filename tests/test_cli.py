@@ -15,7 +15,7 @@ import pytest
 
 from cipherbench.ciphers.aes.model import decrypt_block, encrypt_block
 
-COMMANDS = ["list", "generate", "simulate", "verify", "run", "report"]
+COMMANDS = ["list", "generate", "simulate", "verify", "run", "report", "reproduce", "prove"]
 
 
 def cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,

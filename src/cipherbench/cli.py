@@ -258,6 +258,23 @@ def report(out_dir: Path, db: str | None, software_file: Path | None) -> None:
 
 
 @main.command()
+@click.argument("result_id", type=int)
+@_db_option
+def reproduce(result_id: int, db: str | None) -> None:
+    """Regenerate stored result RESULT_ID from its provenance and compare every figure (exit 1
+    if any differs). Nothing is written to the database."""
+    from .reproduce import format_comparison, reproduce as run_reproduce
+    from .store import Store
+
+    with Store(_existing_db(db)) as store:
+        comparison = run_reproduce(store, result_id, say=_progress)
+    for line in format_comparison(comparison):
+        click.echo(line)
+    if not comparison.ok:
+        raise SystemExit(1)
+
+
+@main.command()
 @click.argument("component", required=False)
 @click.option("--list", "list_components", is_flag=True, help="List the components and exit.")
 @click.option("--liberty", type=click.Path(dir_okay=False, path_type=Path), default=None,

@@ -134,6 +134,12 @@ class Store:
         """The row with this cache key, failed or not (the caller decides whether to retry)."""
         return self._guarded(lambda: self._fetch(key))
 
+    def by_id(self, result_id: int) -> Result | None:
+        """The row with this id (``Result.id``, as reports and exports show it)."""
+        sql = "SELECT * FROM results WHERE id = ?"
+        row = self._guarded(lambda: self._execute(sql, (result_id,)).fetchone())
+        return self._from_row(row) if row is not None else None
+
     def results(
         self, design: str | None = None, target: str | None = None, status: str | None = None
     ) -> list[Result]:
