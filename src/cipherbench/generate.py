@@ -34,7 +34,8 @@ BLOCKS = ("datapath", "key_schedule", "controller")
 GENERATOR_SOURCES = ("arch", "ciphers", "components", "interface.py", "rtl.py", "yosys_runner.py",
                      "generate.py", "spec.py", "verify/sim.py", "verify/measure.py", "verify/tb")
 # The sources that turn a design into figures (flows, metrics): part of every result's key.
-MEASUREMENT_SOURCES = ("flows", "metrics.py", "tools.py", "verify/record.py", "verify/netlist.py")
+MEASUREMENT_SOURCES = ("flows", "metrics.py", "tools.py", "power.py", "verify/record.py",
+                       "verify/netlist.py", "verify/activity.py", "verify/tb")
 
 
 @lru_cache(maxsize=None)

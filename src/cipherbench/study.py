@@ -257,6 +257,11 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
     with tempfile.TemporaryDirectory(prefix=f"{job.design.slug}-", dir=work_root) as work:
         flow_result = flow.run(folder, Path(work), settings)
         netlist_check = _check_netlist(job, folder, flow_result, Path(work), say)
+        if "power_netlist" in flow_result.artifacts:
+            from .power import measure_power
+
+            flow_result.measurements.update(
+                measure_power(job.design, folder, flow_result, Path(work), say))
     cycles = manifest["cycles_by_key_size"]
     metrics = derive({"block_bits": manifest["block_bits"], "cycles": cycles,
                       "measurements": flow_result.measurements,

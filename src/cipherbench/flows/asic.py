@@ -214,24 +214,38 @@ def _synthesize(
     }
     if constr is not None:
         artifacts["abc_constraints"] = str(constr_path)
-    artifacts["sim_netlist"] = str(_simulation_netlist(design, library, mapped, work))
+    artifacts.update(_simulation_netlists(design, library, mapped, work))
     return netlist, measurements, artifacts
 
 
-def _simulation_netlist(design: Design, library: Liberty, mapped: Path, work: Path) -> Path:
-    """The mapped netlist with every cell replaced by its Liberty function (Yosys reads the
-    cells' ``function`` and ``ff``/``latch`` groups), flattened: plain Verilog a simulator runs."""
+def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
+                         work: Path) -> dict[str, str]:
+    """Two views of the mapped netlist with the same short net and instance names (n<i>,
+    u<i>): ``power_netlist`` (cell instances, for OpenSTA's power report, with its connectivity
+    as JSON) and ``sim_netlist`` (the same with every cell defined by its Liberty function, which
+    Yosys reads from the cells' ``function`` and ``ff``/``latch`` groups): Verilog a simulator
+    runs. The names match, so the simulated activity of each net lands on its driving pin."""
+    power, power_json = work / "asic_power_netlist.v", work / "asic_power_netlist.json"
     sim = work / "asic_sim_netlist.v"
+    top = yosys_id(design.top)
     script = [
-        f"read_liberty -ignore_miss_func {library.path}",
+        f"read_liberty -lib {library.path}",
         f"read_verilog {mapped}",
-        f"hierarchy -check -top {yosys_id(design.top)}",
-        "flatten",
-        "opt_clean",
+        f"hierarchy -check -top {top}",
+        "rename -hide w:* c:*",
+        "rename -enumerate -pattern n% w:*",
+        "rename -enumerate -pattern u% c:*",
+        f"write_verilog -noattr -noexpr {power}",
+        f"write_json {power_json}",
+        "design -reset",
+        f"read_liberty -ignore_miss_func {library.path}",
+        f"read_verilog {power}",
+        f"hierarchy -check -top {top}",
         f"write_verilog -noattr {sim}",
     ]
     run_yosys_script("\n".join(script), work / "asic_sim_netlist.log", timeout=YOSYS_TIMEOUT_S)
-    return sim
+    return {"power_netlist": str(power), "power_netlist_json": str(power_json),
+            "sim_netlist": str(sim)}
 
 
 # ---- static timing --------------------------------------------------------------------------
@@ -363,3 +377,57 @@ def _register_overhead(report: str) -> dict[str, float]:
     if len(out) == 2:
         out["register_overhead_ns"] = round(out["clock_to_q_ns"] + out["setup_ns"], 4)
     return out
+
+
+# ---- power ----------------------------------------------------------------------------------
+
+_RE_POWER_TOTAL = re.compile(r"^Total\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)", re.MULTILINE)
+_POWER_MARK = "CIPHERBENCH_POWER"
+
+
+def power_script(library: Liberty, netlist: Path, top: str, clock: str, periods_ns: list[float],
+                 activity_tcl: Path | None) -> str:
+    """OpenSTA: for each clock period, the power report with OpenSTA's default (vectorless)
+    activity, then with the activity file's per-pin annotations (``set_power_activity``)."""
+    def reports(kind: str) -> list[str]:
+        return [f"""  create_clock -name {{{clock}}} -period {period} [get_ports {{{clock}}}]
+  puts "{_POWER_MARK} {kind} {period}"
+  report_power -digits 6""" for period in periods_ns]
+
+    # Annotations stay once sourced: every vectorless report comes first.
+    parts = reports("vectorless")
+    if activity_tcl is not None:
+        parts += [f"  source {{{activity_tcl}}}", *reports("activity")]
+    body = "\n".join(parts)
+    return f"""set cb_ok 0
+if {{[catch {{
+  read_liberty {{{library.path}}}
+  read_verilog {{{netlist}}}
+  link_design {{{top}}}
+{body}
+  set cb_ok 1
+}} msg]}} {{ puts "ERROR: $msg" }}
+if {{$cb_ok}} {{ puts "{_STA_OK}" }}
+"""
+
+
+def report_power(library: Liberty, netlist: Path, top: str, clock: str, periods_ns: list[float],
+                 activity_tcl: Path | None, work: Path, sta: str) -> dict[tuple[str, float], dict[str, float]]:
+    """(kind, period) -> internal, switching, leakage and total power in mW; kind is
+    "vectorless" (OpenSTA's default input activity, propagated) or "activity" (annotated)."""
+    script, log = work / "asic_power.tcl", work / "asic_power.log"
+    script.write_text(power_script(library, netlist, top, clock, periods_ns, activity_tcl))
+    output = run_tool([sta, "-no_init", "-no_splash", "-exit", str(script)], cwd=work,
+                      log_path=log, timeout_s=STA_TIMEOUT_S)
+    _check_sta_output(output, log)
+    found: dict[tuple[str, float], dict[str, float]] = {}
+    for part in output.split(_POWER_MARK)[1:]:
+        kind, period = part.split()[:2]
+        total = _RE_POWER_TOTAL.search(part)
+        if total is None:
+            raise ToolFailed(f"OpenSTA printed no power total (log: {log})")
+        watts = [float(v) for v in total.groups()]
+        found[(kind, float(period))] = {
+            name: round(w * 1000.0, 6)
+            for name, w in zip(("internal", "switching", "leakage", "total"), watts)}
+    return found

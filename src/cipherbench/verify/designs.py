@@ -52,7 +52,8 @@ def applicable(case_key: bytes, case_decrypt: bool, spec: DesignSpec) -> bool:
 
 def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 1000,
                   seed: int = 2026, on_set: Callable[[SetOutcome], None] | None = None,
-                  key_change_blocks: int = 48, constant_time_keys: int = 24) -> VerifyReport:
+                  key_change_blocks: int = 48, constant_time_keys: int = 24,
+                  trace: bool = False) -> VerifyReport:
     """Known-answer sets, random blocks against the model (a key change every few blocks, each
     drained first), then ``key_change_blocks`` blocks each under a new key offered without
     draining: a pipelined core takes them while older blocks are in flight (NSA key agility),
@@ -63,7 +64,7 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
     from .sim import Simulator
 
     info = ciphers()[spec.cipher]
-    sim = Simulator(design_dir)
+    sim = Simulator(design_dir, trace=trace)
     sim.build()
     outcomes = []
     sets = list(info.vector_sets(spec.key_sizes)) if info.vector_sets else []

@@ -53,8 +53,9 @@ def simulate_netlist(spec: DesignSpec, design_dir: Path, netlist: Path, work: Pa
     from .designs import verify_design
 
     folder = netlist_design(design_dir, netlist, work / "netlist_sim")
+    # Built with tracing: the same executable then records activity for power (verify/activity).
     report = verify_design(spec, folder, random_blocks=RANDOM_BLOCKS, key_change_blocks=8,
-                           constant_time_keys=2)
+                           constant_time_keys=2, trace=True)
     return {
         "method": METHOD,
         "netlist": label,

@@ -176,8 +176,12 @@ def _first_error(log: str) -> str:
 class Simulator:
     """Builds and runs the generic testbench for the design in ``design_dir``."""
 
-    def __init__(self, design_dir: Path, build_root: Path | None = None) -> None:
+    def __init__(self, design_dir: Path, build_root: Path | None = None,
+                 trace: bool = False) -> None:
+        """``trace``: build with VCD tracing, so ``run(..., vcd=path)`` can dump the design's
+        top-level signals (gate-level power from activity)."""
         self.design_dir = Path(design_dir)
+        self.trace = trace
         manifest_path = self.design_dir / "manifest.json"
         try:
             self.manifest: dict = json.loads(manifest_path.read_text())
@@ -220,7 +224,11 @@ class Simulator:
     def _defines(self) -> list[str]:
         return [f"-DTB_KEY_BITS={self.widths['key']}",
                 f"-DTB_BLOCK_BITS={self.block_bits}",
-                f"-DTB_KEYLEN_BITS={self.widths['key_len']}"]
+                f"-DTB_KEYLEN_BITS={self.widths['key_len']}",
+                *(["-DTB_TRACE"] if self.trace else [])]
+
+    def _options(self) -> list[str]:
+        return [*_VERILATOR_OPTS, *(["--trace"] if self.trace else [])]
 
     def build_hash(self) -> str:
         """Hash of everything that goes into the executable."""
@@ -233,7 +241,7 @@ class Simulator:
 
         add("verilator", _verilator().version)
         add("tb", _tb_source())
-        add("opts", " ".join([*_VERILATOR_OPTS, *_MAKE_VARS, *_CXX_FLAGS, *self._defines(),
+        add("opts", " ".join([*self._options(), *_MAKE_VARS, *_CXX_FLAGS, *self._defines(),
                               "--top-module", self.top]))
         for path in self.verilog:
             try:
@@ -268,13 +276,13 @@ class Simulator:
         tb_path = tb_dir / "tb.cpp"
         tb_path.write_text(_tb_source())
         cflags = " ".join([*_CXX_FLAGS, *self._defines()])
-        cmd = [str(vl.exe), *_VERILATOR_OPTS, "--Mdir", str(mdir), "--top-module", self.top,
+        cmd = [str(vl.exe), *self._options(), "--Mdir", str(mdir), "--top-module", self.top,
                "-CFLAGS", cflags, *[str(p) for p in self.verilog], str(tb_path)]
         log = self._step(cmd, tmp, vl)
         runtime = self.build_root / f"runtime-{self._runtime_key(vl)}"
-        have_runtime = all((runtime / o).is_file() for o in _RUNTIME_OBJECTS)
+        have_runtime = all((runtime / o).is_file() for o in self._runtime_objects())
         if have_runtime:
-            for obj in _RUNTIME_OBJECTS:
+            for obj in self._runtime_objects():
                 shutil.copyfile(runtime / obj, mdir / obj)  # fresh mtime: make sees it current
         make = ["make", "-C", str(mdir), "-f", f"{_PREFIX}.mk", "-j", "2", *_MAKE_VARS,
                 f"PYTHON3={sys.executable}", _EXE]
@@ -284,14 +292,16 @@ class Simulator:
             self._store_runtime(mdir, runtime)
         return mdir / _EXE
 
+    def _runtime_objects(self) -> tuple[str, ...]:
+        return (*_RUNTIME_OBJECTS, "verilated_vcd_c.o") if self.trace else _RUNTIME_OBJECTS
+
     def _runtime_key(self, vl: _Verilator) -> str:
-        text = "|".join([vl.version, *_VERILATOR_OPTS, *_MAKE_VARS, *_CXX_FLAGS])
+        text = "|".join([vl.version, *self._options(), *_MAKE_VARS, *_CXX_FLAGS])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    @staticmethod
-    def _store_runtime(mdir: Path, runtime: Path) -> None:
+    def _store_runtime(self, mdir: Path, runtime: Path) -> None:
         runtime.mkdir(parents=True, exist_ok=True)
-        for obj in _RUNTIME_OBJECTS:
+        for obj in self._runtime_objects():
             tmp = runtime / f"{obj}.{os.getpid()}.tmp"
             shutil.copyfile(mdir / obj, tmp)
             os.replace(tmp, runtime / obj)
@@ -340,8 +350,13 @@ class Simulator:
         return "\n".join(lines) + "\n"
 
     def run(self, ops: Sequence[Op], *, backpressure_seed: int | None = None,
-            timeout_s: float = 600, timeout_cycles: int = 100_000) -> SimTrace:
-        """Drive ``ops`` into the core; raise ToolFailed if it hangs or breaks the protocol."""
+            timeout_s: float = 600, timeout_cycles: int = 100_000,
+            vcd: Path | None = None) -> SimTrace:
+        """Drive ``ops`` into the core; raise ToolFailed if it hangs or breaks the protocol.
+        ``vcd`` (a ``trace=True`` build): dump the design's top-level signals there, time 2t at
+        the t-th rising clock edge."""
+        if vcd is not None and not self.trace:
+            raise CipherbenchError("a VCD needs a Simulator built with trace=True")
         if self.block_bits % 8:
             raise CipherbenchError("the testbench needs a whole number of bytes per block")
         ops = list(ops)
@@ -353,6 +368,8 @@ class Simulator:
             cmd = [str(exe), str(ops_path), str(ev_path), "--timeout", str(timeout_cycles)]
             if backpressure_seed is not None:
                 cmd += ["--backpressure", str(int(backpressure_seed) % 2**63)]
+            if vcd is not None:
+                cmd += ["--vcd", str(vcd)]
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
             except subprocess.TimeoutExpired as exc:

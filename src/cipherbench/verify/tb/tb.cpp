@@ -43,6 +43,9 @@
 #include <vector>
 
 #include "Vtb_top.h"
+#ifdef TB_TRACE
+#include <verilated_vcd_c.h>
+#endif
 
 #if !defined(TB_KEY_BITS) || !defined(TB_BLOCK_BITS) || !defined(TB_KEYLEN_BITS)
 #error "build with -DTB_KEY_BITS=.. -DTB_BLOCK_BITS=.. -DTB_KEYLEN_BITS=.."
@@ -239,6 +242,9 @@ class Driver {
 public:
     Driver(Vtb_top* top, std::vector<Op> ops, FILE* ev, long timeout, Pattern pattern)
         : top_(top), ops_(std::move(ops)), ev_(ev), timeout_(timeout), pattern_(pattern) {}
+#ifdef TB_TRACE
+    void trace_to(VerilatedVcdC* trace) { trace_ = trace; }
+#endif
 
     int run(long reset_cycles) {
         reset(reset_cycles);
@@ -268,6 +274,7 @@ private:
 
     long cycle_ = 0;           // index of the next rising edge
     long last_progress_ = 0;
+    long ticks_ = 0;           // rising edges so far (the trace's time base)
     long setup_ = -1;
     size_t cur_ = 0;           // op being driven
     long idle_left_ = 0;
@@ -276,12 +283,25 @@ private:
     Words feedback_;
     std::deque<InFlight> inflight_;
     std::string error_;
+#ifdef TB_TRACE
+    VerilatedVcdC* trace_ = nullptr;
+#endif
 
     // Rising edge; clk goes low again with the next input change (one eval fewer per cycle).
     void edge() {
+        ++ticks_;
         top_->clk = 1;
-        top_->eval();
+        eval();
         top_->clk = 0;
+    }
+
+    // Every evaluation, and with --vcd its values: time 2t at the t-th rising edge, 2t + 1
+    // for the low phase after it (activity is counted per clock, not in seconds).
+    void eval() {
+        top_->eval();
+#ifdef TB_TRACE
+        if (trace_) trace_->dump(static_cast<uint64_t>(2 * ticks_ + (top_->clk ? 0 : 1)));
+#endif
     }
 
     void quiet_inputs() {
@@ -295,13 +315,13 @@ private:
         top_->clk = 0;
         quiet_inputs();
         top_->rst = 1;
-        top_->eval();
+        eval();
         for (long i = 0; i < cycles; ++i) {
             edge();
-            top_->eval();
+            eval();
         }
         top_->rst = 0;
-        top_->eval();
+        eval();
     }
 
     void start_op(size_t i) {
@@ -337,10 +357,10 @@ private:
         const Op& next = ops_[cur_ + 1];
         if (next.kind != Kind::Key || next.drain || !top_->in_ready) return false;
         offer_key(next);
-        top_->eval();
+        eval();
         if (top_->in_ready && top_->key_ready) return true;
         top_->key_valid = 0;
-        top_->eval();
+        eval();
         return false;
     }
 
@@ -363,14 +383,14 @@ private:
                 put(top_->in_block, chain_accepted_ == 0 ? op->value : feedback_);
             }
         }
-        top_->eval();
+        eval();
         const bool key_ahead = key_with_block(op);
         const bool feeding = feedback_now();
         if (feeding) {
             // Zero-delay feedback: the result offered now is the next input on the same edge.
             top_->in_valid = 1;
             put(top_->in_block, get(top_->out_block, TB_BLOCK_BITS));
-            top_->eval();
+            eval();
         }
 
         const bool key_fire = top_->key_valid && top_->key_ready;
@@ -455,14 +475,16 @@ long parse_long(const char* s, const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 3) die("usage: tb OPS EVENTS [--timeout N] [--backpressure SEED] [--reset N]");
+    if (argc < 3) die("usage: tb OPS EVENTS [--timeout N] [--backpressure SEED] [--reset N] [--vcd FILE]");
     long timeout = 100000, reset_cycles = 4;
+    std::string vcd;
     Pattern pattern;
     for (int i = 3; i < argc; i += 2) {
         if (i + 1 >= argc) die(std::string("missing value for ") + argv[i]);
         const std::string opt = argv[i];
         if (opt == "--timeout") timeout = parse_long(argv[i + 1], "timeout");
         else if (opt == "--reset") reset_cycles = parse_long(argv[i + 1], "reset cycles");
+        else if (opt == "--vcd") vcd = argv[i + 1];
         else if (opt == "--backpressure") {
             pattern.enabled = true;
             pattern.state = static_cast<uint64_t>(parse_long(argv[i + 1], "seed"));
@@ -477,7 +499,24 @@ int main(int argc, char** argv) {
     auto context = std::make_unique<VerilatedContext>();
     auto top = std::make_unique<Vtb_top>(context.get());
     Driver driver(top.get(), std::move(ops), ev, timeout, pattern);
+#ifdef TB_TRACE
+    // The design's own signals only (depth 2: the wrapper, then the design's top), not the
+    // insides of every cell.
+    std::unique_ptr<VerilatedVcdC> trace;
+    if (!vcd.empty()) {
+        context->traceEverOn(true);
+        trace = std::make_unique<VerilatedVcdC>();
+        top->trace(trace.get(), 2);
+        trace->open(vcd.c_str());
+        driver.trace_to(trace.get());
+    }
+#else
+    if (!vcd.empty()) die("--vcd needs a build with tracing (Simulator(trace=True))");
+#endif
     const int rc = driver.run(reset_cycles);
+#ifdef TB_TRACE
+    if (trace) trace->close();
+#endif
     top->final();
     std::fclose(ev);
     return rc;

@@ -1,0 +1,112 @@
+"""Power from switching activity (issue 7; Papaefstathiou section 5): the ASIC flow's netlist
+simulated under a stated workload, its per-net activity annotated on the driving pins, and
+OpenSTA's internal, switching and leakage power at the design's Fmax and at a common clock.
+
+Orchestration only: the workloads and the activity count are in verify/activity.py, the netlists
+and the OpenSTA power report in flows/asic.py. Every figure carries its workload in its name;
+OpenSTA's vectorless estimate (default input activity 0.1, propagated through the logic) is
+stored beside it as a labelled comparison, never as the power figure.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from .spec import DesignSpec
+
+COMMON_CLOCK_MHZ = 100.0
+
+
+def measure_power(spec: DesignSpec, design_dir: Path, flow_result: Any, work: Path,
+                  say: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Power measurements for an ASIC result whose flow wrote a power netlist."""
+    from .flows.asic import report_power
+    from .flows.base import load_design
+    from .flows.liberty import load_liberty
+    from .tools import sta_path
+    from .verify.activity import WORKLOADS, simulate_activity
+
+    artifacts = flow_result.artifacts
+    manifest = json.loads((design_dir / "manifest.json").read_text())
+    cycles = next(iter(manifest["cycles_by_key_size"].values()))
+    interval = int(cycles["initiation_interval"])
+    design = load_design(design_dir)
+    library = load_liberty(flow_result.settings["liberty"])
+    fmax = float(flow_result.measurements["fmax_mhz"])
+    periods = [round(1000.0 / fmax, 4), round(1000.0 / COMMON_CLOCK_MHZ, 4)]
+    connections = _net_pins(Path(artifacts["power_netlist_json"]), design.top)
+    out: dict[str, Any] = {"power_clock_mhz": fmax, "power_common_clock_mhz": COMMON_CLOCK_MHZ}
+    for workload in WORKLOADS:
+        if say:
+            say(f"simulating the {workload} workload on the netlist of {spec} for its activity")
+        activity = simulate_activity(spec, design_dir, Path(artifacts["sim_netlist"]), work,
+                                     workload, interval)
+        tcl = work / f"activity_{workload}.tcl"
+        annotated = _write_activity_tcl(tcl, connections, activity.rates, design.clock)
+        power = report_power(library, Path(artifacts["power_netlist"]), design.top,
+                             design.clock, periods, tcl, work, sta_path())
+        at_fmax, at_common = power[("activity", periods[0])], power[("activity", periods[1])]
+        prefix = "power" if workload == "stream" else f"power_{workload}"
+        out[f"{prefix}_mw"] = at_fmax["total"]
+        out[f"{prefix}_common_clock_mw"] = at_common["total"]
+        if workload == "stream":
+            out["power_internal_mw"] = at_fmax["internal"]
+            out["power_switching_mw"] = at_fmax["switching"]
+            out["power_leakage_mw"] = at_fmax["leakage"]
+            out["power_vectorless_mw"] = power[("vectorless", periods[0])]["total"]
+            out["power_annotated_pins"] = annotated
+            out["power_cycles_simulated"] = activity.cycles
+    return out
+
+
+def _net_pins(netlist_json: Path, top: str) -> dict[tuple[str, int], list[str]]:
+    """(net name, bit) -> the cell pins on it ("u12/ZN", "u40/A1"; OpenSTA takes a pin's own
+    annotation before anything it would propagate) and the input port that drives it
+    ("port:key[3]"), from Yosys' JSON of the power netlist."""
+    module = json.loads(netlist_json.read_text())["modules"][top]
+    bit_names: dict[int, tuple[str, int]] = {}
+    for name, net in module["netnames"].items():
+        if net.get("hide_name"):
+            continue
+        for offset, bit in enumerate(net["bits"]):
+            if isinstance(bit, int):
+                bit_names.setdefault(bit, (name, offset + int(net.get("offset", 0))))
+    drivers: dict[tuple[str, int], list[str]] = {}
+    for name, port in module["ports"].items():
+        if port["direction"] == "input":
+            width = len(port["bits"])
+            for offset, bit in enumerate(port["bits"]):
+                if isinstance(bit, int) and bit in bit_names:
+                    pin = f"{name}[{offset}]" if width > 1 else name
+                    drivers.setdefault(bit_names[bit], []).append(f"port:{pin}")
+    for cell_name, cell in module["cells"].items():
+        for pin, direction in cell.get("port_directions", {}).items():
+            for bit in cell["connections"][pin]:
+                if isinstance(bit, int) and bit in bit_names:
+                    drivers.setdefault(bit_names[bit], []).append(f"{cell_name}/{pin}")
+    return drivers
+
+
+def _write_activity_tcl(path: Path, pins: dict[tuple[str, int], list[str]],
+                        rates: dict[tuple[str, int], tuple[float, float]], clock: str) -> int:
+    """One annotation per pin of every net with a simulated rate (the clock's pins are the
+    clock's, which OpenSTA knows); returns how many."""
+    lines = []
+    for net in sorted(pins):
+        rate = rates.get(net)
+        if rate is None or f"port:{clock}" in pins[net]:
+            continue
+        activity, duty = rate[0], min(max(rate[1], 0.0), 1.0)
+        for pin in pins[net]:
+            if pin.startswith("port:"):
+                lines.append(f"set_power_activity -input_ports [get_ports {{{pin[5:]}}}] "
+                             f"-activity {activity:.6g} -duty {duty:.6g}")
+            else:
+                # OpenSTA 2.0.17's set_power_activity -pins calls a procedure it lacks; the
+                # command under it takes the pin directly.
+                lines.append(f"sta::set_power_pin_activity [get_pins {{{pin}}}] "
+                             f"{activity:.6g} {duty:.6g}")
+    path.write_text("\n".join(lines) + "\n")
+    return len(lines)
