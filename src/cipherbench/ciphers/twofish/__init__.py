@@ -44,8 +44,8 @@ CIPHER = CipherInfo(
         "keying": Param(("zero", "partial", "full"), "zero",
                         "key-dependent S-boxes (Twofish paper 7.2): zero = q chains keyed on the "
                         "fly in every g function (NSA 5.5); partial = s_0..s_3 precomputed once "
-                        "per key into 4 x 256 bytes of registers (256 fill clocks, no key "
-                        "agility); full = their MDS columns, 4 x 256 words, g = 4 lookups + XOR"),
+                        "per key into four 256 x 8 memories (256 fill clocks, no key agility); "
+                        "full = their MDS columns, four 256 x 32 memories, g = 4 lookups + XOR"),
         "q": Param(("nibble", "table"), "nibble",
                    "q0/q1: nibble = the four 4-bit tables with XORs and rotations (Twofish "
                    "paper 4.3.5); table = one 256-entry lookup per q"),
