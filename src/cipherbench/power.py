@@ -11,12 +11,14 @@ stored beside it as a labelled comparison, never as the power figure.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Callable
 
 from .spec import DesignSpec
 
 COMMON_CLOCK_MHZ = 100.0
+_RE_SPLIT_PORT = re.compile(r"(.+)\[(\d+)\]")
 
 
 def measure_power(spec: DesignSpec, design_dir: Path, flow_result: Any, work: Path,
@@ -70,17 +72,19 @@ def _net_pins(netlist_json: Path, top: str) -> dict[tuple[str, int], list[str]]:
     for name, net in module["netnames"].items():
         if net.get("hide_name"):
             continue
+        split = _RE_SPLIT_PORT.fullmatch(name)
         for offset, bit in enumerate(net["bits"]):
             if isinstance(bit, int):
-                bit_names.setdefault(bit, (name, offset + int(net.get("offset", 0))))
+                # A port split into bits ("key[3]") is bit 3 of the simulated "key".
+                where = ((split.group(1), int(split.group(2))) if split and len(net["bits"]) == 1
+                         else (name, offset + int(net.get("offset", 0))))
+                bit_names.setdefault(bit, where)
     drivers: dict[tuple[str, int], list[str]] = {}
     for name, port in module["ports"].items():
         if port["direction"] == "input":
-            width = len(port["bits"])
-            for offset, bit in enumerate(port["bits"]):
+            for bit in port["bits"]:
                 if isinstance(bit, int) and bit in bit_names:
-                    pin = f"{name}[{offset}]" if width > 1 else name
-                    drivers.setdefault(bit_names[bit], []).append(f"port:{pin}")
+                    drivers.setdefault(bit_names[bit], []).append(f"port:{name}")
     for cell_name, cell in module["cells"].items():
         for pin, direction in cell.get("port_directions", {}).items():
             for bit in cell["connections"][pin]:

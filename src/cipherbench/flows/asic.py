@@ -226,7 +226,7 @@ def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
     Yosys reads from the cells' ``function`` and ``ff``/``latch`` groups): Verilog a simulator
     runs. The names match, so the simulated activity of each net lands on its driving pin."""
     power, power_json = work / "asic_power_netlist.v", work / "asic_power_netlist.json"
-    sim = work / "asic_sim_netlist.v"
+    renamed, sim = work / "asic_renamed_netlist.v", work / "asic_sim_netlist.v"
     top = yosys_id(design.top)
     script = [
         f"read_liberty -lib {library.path}",
@@ -235,11 +235,14 @@ def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
         "rename -hide w:* c:*",
         "rename -enumerate -pattern n% w:*",
         "rename -enumerate -pattern u% c:*",
-        f"write_verilog -noattr -noexpr {power}",
+        f"write_verilog -noattr -noexpr -simple-lhs {renamed}",
+        # For OpenSTA: one port per bit and simple assignments, as the timing netlist.
+        "splitnets -ports",
+        f"write_verilog -noattr -noexpr -simple-lhs {power}",
         f"write_json {power_json}",
         "design -reset",
         f"read_liberty -ignore_miss_func {library.path}",
-        f"read_verilog {power}",
+        f"read_verilog {renamed}",
         f"hierarchy -check -top {top}",
         f"write_verilog -noattr {sim}",
     ]

@@ -75,8 +75,8 @@ def simulate_activity(spec: DesignSpec, design_dir: Path, sim_netlist: Path, wor
 
 
 def toggle_rates(vcd: Path, start_cycle: int = 0) -> Activity:
-    """Activity and duty per bit of every variable in the design's scope (the second level: the
-    testbench wrapper, then the design), from ``start_cycle`` (VCD time 2t is rising edge t)."""
+    """Activity and duty per bit of every variable of the design (its scope, the second level,
+    and the wrapper's ports), from ``start_cycle`` (VCD time 2t is rising edge t)."""
     ids, widths = _design_vars(vcd)
     if not ids:
         raise ToolFailed(f"no design signals in {vcd}")
@@ -118,17 +118,20 @@ def toggle_rates(vcd: Path, start_cycle: int = 0) -> Activity:
             value[code] = new
     span = max(time - start, 2)
     rates: dict[tuple[str, int], tuple[float, float]] = {}
-    for code, (name, low) in ids.items():
+    for code, names in ids.items():
         for bit in range(widths[code]):
             if value[code] >> bit & 1:
                 high[code][bit] += time - since[code][bit]
-            rates[(name, low + bit)] = (toggles[code][bit] * 2 / span, high[code][bit] / span)
+            for name, low in names:
+                rates[(name, low + bit)] = (toggles[code][bit] * 2 / span,
+                                            high[code][bit] / span)
     return Activity(rates, span // 2)
 
 
-def _design_vars(vcd: Path) -> tuple[dict[str, tuple[str, int]], dict[str, int]]:
-    """VCD id -> (net name, lowest bit index) and id -> width, for the design's own scope."""
-    ids: dict[str, tuple[str, int]] = {}
+def _design_vars(vcd: Path) -> tuple[dict[str, list[tuple[str, int]]], dict[str, int]]:
+    """VCD id -> its names (net name, lowest bit index) and id -> width: the design's own scope
+    and the wrapper's ports."""
+    ids: dict[str, list[tuple[str, int]]] = {}
     widths: dict[str, int] = {}
     depth = 0
     with vcd.open() as text:
@@ -140,13 +143,17 @@ def _design_vars(vcd: Path) -> tuple[dict[str, tuple[str, int]], dict[str, int]]
                 depth += 1
             elif words[0] == "$upscope":
                 depth -= 1
-            elif words[0] == "$var" and depth == 2:
+            elif words[0] == "$var" and depth in (1, 2):
+                # Verilator lists a port once, in the wrapper's scope (its ports are the
+                # design's); the design's scope has every other net.
                 width, code, name = int(words[2]), words[3], words[4]
                 low = 0
                 if len(words) > 5 and words[5].startswith("["):
                     rng = words[5].strip("[]").split(":")
                     low = min(int(r) for r in rng)
-                ids[code] = (name, low)
+                # One code for every name of a net (a port and the wires it is assigned to).
+                if (name, low) not in ids.setdefault(code, []):
+                    ids[code].append((name, low))
                 widths[code] = width
             elif words[0] == "$enddefinitions":
                 break
