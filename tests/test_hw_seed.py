@@ -144,7 +144,10 @@ STORED_SETUP = 2 * (CLOCKS + 1)
 STORED = {"seed/iterative:keys=stored": CLOCKS, "seed/pipelined:keys=stored": 1}
 
 
-@pytest.mark.parametrize("design", list(STORED))
+# The full pipeline's fixed entries are covered in the default suite by DES's loaded pipeline
+# (tests/test_keys_loaded.py); SEED's takes 45 s to build and runs with --runslow.
+@pytest.mark.parametrize("design", [
+    d if "iterative" in d else pytest.param(d, marks=pytest.mark.slow) for d in STORED])
 def test_stored_round_keys_iterative_and_full_pipeline(design: str) -> None:
     from stored_pipelines import measured_cycles, pipeline_cycles, verify_stored_pipeline
 

@@ -75,6 +75,7 @@ def _generic_cells(design: str, tmp: Path) -> int:
     return int(result.measurements["cells"])
 
 
+@pytest.mark.slow
 def test_the_measured_core_has_no_key_schedule(tmp_path: Path) -> None:
     """The loaded core is the stored core without its key step and fill: smaller."""
     loaded = _generic_cells("aes-128/iterative:keys=loaded", tmp_path / "loaded")
