@@ -21,10 +21,6 @@ from typing import Any, Callable
 from .errors import CipherbenchError
 from .store import Result, Store
 
-# Provenance fields whose change explains a different figure.
-INPUT_FIELDS = ("generator_digest", "inputs_digest", "cipherbench", "git")
-
-
 @dataclass
 class Comparison:
     stored: Result
@@ -62,11 +58,12 @@ def reproduce(store: Store, result_id: int,
     _check_liberty(prov, comparison)
     job = Job(spec, target)
     ident = job_key(job)
-    for name, now in (("inputs_digest", ident.inputs),):
-        if prov.get(name) and prov[name] != now:
-            comparison.input_changes.append(
-                f"{name}: stored {prov[name]}, now {now} (generator sources, flows or tool "
-                "versions changed since)")
+    # The inputs digest covers the generator and flow sources and the tool versions.
+    stored_inputs = prov.get("inputs_digest")
+    if stored_inputs and stored_inputs != ident.inputs:
+        comparison.input_changes.append(
+            f"inputs_digest: stored {stored_inputs}, now {ident.inputs} (generator sources, "
+            "flows or tool versions changed since)")
     fresh = _measure(job, ident.flow, ident.settings, ident.key, ident.target_id, ident.inputs,
                      say)
     for kind in ("measurements", "cycles", "metrics"):

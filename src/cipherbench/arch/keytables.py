@@ -48,10 +48,6 @@ class KeyTables:
     def entry_bits(self) -> int:
         return self.lanes * self.lane_bits
 
-    @property
-    def bits(self) -> int:
-        return self.entries * self.entry_bits
-
 
 class TableEntry(Elaboratable):
     """Combinational: ``seed`` from ``key``/``key_len`` (at key load); ``entry`` (all lanes, lane

@@ -80,12 +80,10 @@ class FixedRotator(Elaboratable):
         return m
 
 
-class BarrelRotator(Elaboratable):
-    """o = i rotated by ``amount`` (mod width), combinational and constant-time.
-
-    Ports: ``i``, ``o`` (width), ``amount`` (amount_bits(width), e.g. 5 for 32), ``right`` (1;
-    read only when direction="both": 1 rotates right). ``direction``: left, right or both.
-    """
+class _VariableRotator(Elaboratable):
+    """The ports every variable rotator has: ``i``, ``o`` (width), ``amount`` (amount_bits(width),
+    e.g. 5 for 32), ``right`` (1; read only when direction="both": 1 rotates right).
+    ``direction``: left, right or both."""
 
     def __init__(self, width: int = 32, direction: str = "left") -> None:
         _check_direction(direction)
@@ -94,6 +92,11 @@ class BarrelRotator(Elaboratable):
         self.amount = Signal(amount_bits(width))
         self.right = Signal()
         self.o = Signal(width)
+
+
+class BarrelRotator(_VariableRotator):
+    """o = i rotated by ``amount`` (mod width), combinational and constant-time: log2(width)
+    stages of fixed rotations (ports: ``_VariableRotator``)."""
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -111,18 +114,10 @@ class BarrelRotator(Elaboratable):
         return m
 
 
-class BehavioralRotator(Elaboratable):
+class BehavioralRotator(_VariableRotator):
     """The reference the barrel rotator is proven against (``cipherbench prove``), written from
-    the definition with shifts: rotl(x, s) = bits [w, 2w) of (x:x) << s. Ports as
-    ``BarrelRotator``."""
-
-    def __init__(self, width: int = 32, direction: str = "left") -> None:
-        _check_direction(direction)
-        self.width, self.direction = width, direction
-        self.i = Signal(width)
-        self.amount = Signal(amount_bits(width))
-        self.right = Signal()
-        self.o = Signal(width)
+    the definition with shifts: rotl(x, s) = bits [w, 2w) of (x:x) << s (ports:
+    ``_VariableRotator``)."""
 
     def elaborate(self, platform: object) -> Module:
         m = Module()

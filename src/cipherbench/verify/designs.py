@@ -37,6 +37,11 @@ class VerifyReport:
     def failed(self) -> int:
         return sum(s.failed for s in self.sets)
 
+    def first_failures(self, limit: int = 3) -> list[str]:
+        """The first mismatch of each failing set, as "set: case", for one-line errors."""
+        return [f"{s.name}: {s.first_failures[0]}" for s in self.sets
+                if s.failed and s.first_failures][:limit]
+
     def as_dict(self) -> dict[str, object]:
         return {"design": self.design, "passed": self.passed, "failed": self.failed,
                 "sets": {s.name: {"passed": s.passed, "failed": s.failed} for s in self.sets}}

@@ -61,6 +61,5 @@ def simulate_netlist(spec: DesignSpec, design_dir: Path, netlist: Path, work: Pa
         "netlist": label,
         "passed": report.passed,
         "failed": report.failed,
-        "first_failures": [f"{s.name}: {s.first_failures[0]}" for s in report.sets
-                           if s.failed and s.first_failures][:3],
+        "first_failures": report.first_failures(),
     }

@@ -69,8 +69,7 @@ def ensure_verified(spec: DesignSpec, design_dir: Path,
             progress(f"verifying {spec} (known answers, random, key changes, constant time)")
         report = verify_design(spec, design_dir, random_blocks=RANDOM_BLOCKS, seed=SEED)
         record = summarize(report)
-        record["first_failures"] = [f"{s.name}: {s.first_failures[0]}" for s in report.sets
-                                    if s.failed and s.first_failures][:3]
+        record["first_failures"] = report.first_failures()
         _write_atomically(design_dir / RECORD, record)
     if record["failed"]:
         first = "; ".join(record.get("first_failures", [])) or "see cipherbench verify"
