@@ -324,6 +324,17 @@ def test_asic_sbox_area(asic_results: dict[tuple[str, str], FlowResult]) -> None
     assert result.settings["nand2_cell"] == "NAND2_X1"
 
 
+def test_asic_wire_load_comparison(asic_results: dict[tuple[str, str], FlowResult]) -> None:
+    """NanGate45's default wire-load model is in the main figure; the zero-wire figure is faster."""
+    m = asic_results[("sbox", "area")].measurements
+    assert m["wire_load_model"] == "5K_hvratio_1_1"
+    assert 0 < m["critical_path_zero_wire_ns"] < m["critical_path_ns"]
+    assert m["fmax_zero_wire_mhz"] == pytest.approx(1000 / m["critical_path_zero_wire_ns"], rel=1e-3)
+    share = 100 * (m["critical_path_ns"] - m["critical_path_zero_wire_ns"]) / m["critical_path_ns"]
+    assert m["wire_load_delay_pct"] == pytest.approx(share, abs=0.1)
+    assert 1 < m["wire_load_delay_pct"] < 50
+
+
 @pytest.mark.parametrize("name", ["sbox", "counter"])
 def test_asic_speed_beats_area(asic_results: dict[tuple[str, str], FlowResult], name: str) -> None:
     area = asic_results[(name, "area")].measurements

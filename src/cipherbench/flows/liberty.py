@@ -48,6 +48,7 @@ _RE_DIRECTION = re.compile(r"(?<![\w.])direction\s*:\s*\"?(\w+)")
 _RE_FUNCTION = re.compile(r"(?<![\w.])function\s*:\s*\"([^\"]*)\"")
 _RE_CAPACITANCE = re.compile(r"(?<![\w.])capacitance\s*:\s*" + _NUMBER)
 _RE_TIME_UNIT = re.compile(r"(?<![\w.])time_unit\s*:\s*\"?([^\";\s]+)")
+_RE_DEFAULT_WIRE_LOAD = re.compile(r"(?<![\w.])default_wire_load\s*:\s*\"?([^\";\s]+)")
 _RE_CAP_UNIT = re.compile(r"(?<![\w.])capacitive_load_unit\s*\(\s*" + _NUMBER + r"\s*,\s*\"?(\w+)")
 
 
@@ -88,6 +89,9 @@ class Liberty:
     nand2: Cell  # smallest 2-input NAND: the gate equivalent
     buffer: Cell | None  # smallest non-inverting buffer, used as ABC's input driver
     cap_unit_ff: float  # one capacitive_load_unit in femtofarads
+    # The library's default wire-load model, which OpenSTA applies to every net unless told
+    # otherwise (None: nets carry only their pins' capacitance).
+    default_wire_load: str | None = None
 
     @property
     def special_cells(self) -> list[str]:
@@ -203,12 +207,14 @@ def parse_liberty(text: str, *, source: Path, path: Path, sha256: str) -> Libert
     if nand2 is None:
         raise CipherbenchError(f"Liberty {source} has no 2-input NAND cell; gate equivalents need one")
     time_unit = _RE_TIME_UNIT.search(text)
+    wire_load = _RE_DEFAULT_WIRE_LOAD.search(text)
     return Liberty(
         source=source, path=path, name=header.group(1), sha256=sha256,
         time_unit=time_unit.group(1) if time_unit else "1ns",
         cells=cells, nand2=nand2,
         buffer=_smallest(c for c in cells.values() if _is_buffer(c)),
         cap_unit_ff=_cap_unit_ff(text),
+        default_wire_load=wire_load.group(1) if wire_load else None,
     )
 
 
