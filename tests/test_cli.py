@@ -38,8 +38,9 @@ def test_help_everywhere(command: str | None) -> None:
     assert proc.returncode == 0 and "Usage:" in proc.stdout
 
 
-def test_list_text_and_json() -> None:
-    text = cli("list")
+def test_list_text_and_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CIPHERBENCH_CACHE", str(tmp_path))
+    text = cli("list", "--all")
     assert text.returncode == 0
     for fragment in ("aes-128/iterative", "aes/iterative", "sbox=table|gf-inv|composite",
                      "ops=both|encrypt|decrypt", "generic", "fpga-ecp5"):
@@ -49,6 +50,99 @@ def test_list_text_and_json() -> None:
     assert by_name["aes/iterative"]["key_sizes"] == [128, 192, 256]
     assert by_name["aes-128/iterative"]["parameters"] == {"keys": "fly", "ops": "both",
                                                           "sbox": "table"}
+
+
+def _record(spec_text: str, failed: int = 0) -> None:
+    """A verification record in the design's cache folder, as `run` or `verify` leaves it."""
+    from cipherbench.cache import design_dir
+    from cipherbench.spec import parse
+    from cipherbench.verify.record import RECORD
+
+    folder = design_dir(parse(spec_text))
+    folder.mkdir(parents=True)
+    (folder / RECORD).write_text(json.dumps({
+        "passed": 3500 - failed, "failed": failed, "known_answer": 2478, "random": 1000,
+        "key_agility": 96, "constant_time": "ok", "random_blocks": 1000, "seed": 2026,
+        "date": "2026-11-21T18:02:07+00:00", "sets": {},
+        "first_failures": ["ecb_tbl: case 4"] if failed else []}))
+
+
+def _designs_section(stdout: str) -> list[str]:
+    return stdout[stdout.index("\nDesigns"):].strip().splitlines()
+
+
+def test_list_shows_only_verified_designs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 8: no design is listed without a passing verification record in the cache."""
+    monkeypatch.setenv("CIPHERBENCH_CACHE", str(tmp_path))
+    empty = cli("list")
+    assert empty.returncode == 0, empty.stderr
+    lines = _designs_section(empty.stdout)
+    total = len(json.loads(cli("list", "--json").stdout))
+    assert lines[0].startswith(f"Designs verified on this machine (0 of {total} valid")
+    assert len(lines) == 2 and lines[1].startswith(f"{total} of {total} valid designs are not "
+                                                   "verified on this machine")
+    assert "cipherbench verify DESIGN" in lines[1] and "cipherbench list --all" in lines[1]
+
+    _record("des-64/iterative")
+    _record("aes-128/iterative:sbox=gf-inv", failed=3)
+    lines = _designs_section(cli("list").stdout)
+    assert lines[0].startswith(f"Designs verified on this machine (1 of {total} valid")
+    assert re.fullmatch(r"  des-64/iterative +verified 2026-11-21: 2478 known-answer, 1000 random, "
+                        r"96 key changes, constant time ok", lines[1])
+    assert lines[2].startswith("FAILED verification (1;")
+    assert re.fullmatch(r"  aes-128/iterative:sbox=gf-inv +FAILED 2026-11-21: 3 mismatches of "
+                        r"3500 \(first: ecb_tbl: case 4\)", lines[3])
+    assert len(lines) == 5 and lines[4].startswith(f"{total - 2} of {total} valid designs are not")
+
+    every = _designs_section(cli("list", "--all").stdout)
+    assert every[0].startswith(f"Designs ({total} valid: 1 verified, 1 FAILED, {total - 2} not "
+                               "verified")
+    assert len(every) == total + 2
+    status = {line.split()[0]: line.split(None, 1)[1] for line in every[1:-1]}
+    assert status["des-64/iterative"].startswith("verified 2026-11-21")
+    assert status["aes-128/iterative:sbox=gf-inv"].startswith("FAILED 2026-11-21")
+    assert status["aes-128/iterative"] == "not verified"
+
+    designs = {d["design"]: d for d in json.loads(cli("list", "--json").stdout)}
+    assert designs["des-64/iterative"]["verification"] == {
+        "passed": 3500, "failed": 0, "known_answer": 2478, "random": 1000, "key_agility": 96,
+        "constant_time": "ok", "random_blocks": 1000, "seed": 2026,
+        "date": "2026-11-21T18:02:07+00:00", "first_failures": []}
+    assert designs["aes-128/iterative:sbox=gf-inv"]["verification"]["failed"] == 3
+    assert designs["aes-128/iterative"]["verification"] is None
+    assert sum(d["verification"] is not None for d in designs.values()) == 2
+
+
+@pytest.mark.parametrize("args, failed, recorded", [
+    ([], 0, True),                                  # a run's own check: recorded
+    (["--random", "10"], 0, False),                 # a weaker pass would let `run` skip its check
+    (["--random", "10"], 2, True),                  # a failure is recorded whatever the settings
+])
+def test_verify_records_its_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    args: list[str], failed: int, recorded: bool) -> None:
+    """`cipherbench verify` leaves the record `list` and `run` read (simulation stubbed out)."""
+    from click.testing import CliRunner
+
+    import cipherbench.cache
+    import cipherbench.verify.designs
+    from cipherbench.cli import main
+    from cipherbench.spec import parse
+    from cipherbench.verify.designs import SetOutcome, VerifyReport
+    from cipherbench.verify.record import RECORD, find_records
+
+    monkeypatch.setenv("CIPHERBENCH_CACHE", str(tmp_path))
+    folder = cipherbench.cache.design_dir(parse("des-64/iterative"))
+    folder.mkdir(parents=True)
+    monkeypatch.setattr(cipherbench.cache, "ensure_design", lambda spec, progress=None: folder)
+    monkeypatch.setattr(cipherbench.verify.designs, "verify_design", lambda *a, **k: VerifyReport(
+        "des-64/iterative", [SetOutcome("ecb_tbl", 10, failed, ["case 4"] * bool(failed)),
+                             SetOutcome("random-vs-model (10)", 10, 0)]))
+    result = CliRunner().invoke(main, ["verify", "des-64/iterative", *args])
+    assert result.exit_code == (1 if failed else 0), result.output
+    assert (folder / RECORD).exists() == recorded
+    if recorded:
+        (record,) = find_records([parse("des-64/iterative")]).values()
+        assert record["failed"] == failed and record["random_blocks"] == (10 if args else 1000)
 
 
 def test_generate_writes_verilog_and_manifest(tmp_path: Path) -> None:

@@ -64,19 +64,35 @@ def main() -> None:
 
 
 @main.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable: a list of designs.")
-def list_cmd(as_json: bool) -> None:
-    """Print every valid design, architecture parameter and target."""
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine-readable: a list of every valid design, each with its verification "
+                   "record's summary (or null).")
+@click.option("--all", "show_all", is_flag=True,
+              help="Every valid design with its status: verified, FAILED or not verified.")
+def list_cmd(as_json: bool, show_all: bool) -> None:
+    """Print the ciphers, architectures, parameters and targets, and the designs verified here.
+
+    A design is listed once it has passed verification on this machine: `cipherbench verify
+    DESIGN` (or `cipherbench run`, which verifies before it measures) stores the record beside
+    the generated design in the cache ($CIPHERBENCH_CACHE, else ~/.cache/cipherbench), keyed by
+    the generator's code, so a change to a design's generator unlists it until it is verified
+    again. Designs that failed are listed apart; the rest of the valid designs are counted, and
+    --all prints every one with its status.
+    """
     from .arch.registry import ARCHITECTURES, COMMON_PARAMS
+    from .cache import cache_root
     from .ciphers.registry import ciphers
     from .spec import all_designs
     from .targets import describe_targets
+    from .verify.record import describe, find_records, passed, summary
 
     designs = all_designs()
+    records = find_records(designs)
     if as_json:
         click.echo(json.dumps([{
             "design": str(d), "canonical": d.canonical(), "cipher": d.cipher,
             "key_sizes": list(d.key_sizes), "architecture": d.arch, "parameters": d.param_dict,
+            "verification": summary(records.get(d)),
         } for d in designs], indent=2))
         return
     click.echo("Ciphers:")
@@ -97,9 +113,32 @@ def list_cmd(as_json: bool) -> None:
     click.echo("Targets:")
     for line in describe_targets():
         click.echo(f"  {line}")
-    click.echo(f"Designs ({len(designs)}):")
-    for d in designs:
-        click.echo(f"  {d}")
+    verified = [d for d in designs if d in records and passed(records[d])]
+    failed = [d for d in designs if d in records and not passed(records[d])]
+    unverified = len(designs) - len(verified) - len(failed)
+
+    def show(shown: list[Any]) -> None:
+        width = max((len(str(d)) for d in shown), default=0)
+        for d in shown:
+            status = describe(records[d]) if d in records else "not verified"
+            click.echo(f"  {d!s:{width}s}  {status}")
+
+    if show_all:
+        click.echo(f"Designs ({len(designs)} valid: {len(verified)} verified, {len(failed)} "
+                   f"FAILED, {unverified} not verified; cache {cache_root()}):")
+        show(designs)
+    else:
+        click.echo(f"Designs verified on this machine ({len(verified)} of {len(designs)} valid; "
+                   f"cache {cache_root()}):")
+        show(verified)
+        if failed:
+            click.echo(f"FAILED verification ({len(failed)}; nothing of them is measured, "
+                       f"`cipherbench verify DESIGN` shows the mismatches):")
+            show(failed)
+    click.echo(f"{unverified} of {len(designs)} valid designs are not verified on this machine: "
+               f"`cipherbench verify DESIGN` verifies one (or `cipherbench run`, which verifies "
+               f"before measuring)" + ("." if show_all else
+                                       "; `cipherbench list --all` shows every design's status."))
 
 
 @main.command()
@@ -180,10 +219,16 @@ def _write_atomically(path: Path, text: str) -> None:
               help="Random blocks against the reference model, with key changes.")
 @click.option("--seed", default=2026, show_default=True)
 def verify(design: str, random_blocks: int, seed: int) -> None:
-    """Simulate DESIGN on every known-answer file of its cipher and random vectors."""
+    """Simulate DESIGN on every known-answer file of its cipher and random vectors.
+
+    The outcome is recorded beside the design in the cache, where `cipherbench run` and
+    `cipherbench list` read it: always when it fails, and when it passes at least the check a
+    run makes (the default --seed, and --random at least the default).
+    """
     from .cache import ensure_design
     from .spec import parse
     from .verify.designs import verify_design
+    from .verify.record import RANDOM_BLOCKS, RECORD, SEED, write_record
 
     spec = parse(design)
     folder = ensure_design(spec, progress=_progress)
@@ -195,6 +240,13 @@ def verify(design: str, random_blocks: int, seed: int) -> None:
             click.echo(f"       {failure}")
 
     report = verify_design(spec, folder, random_blocks=random_blocks, seed=seed, on_set=show)
+    # A pass is recorded only for at least a run's own check (`run` then skips it); a failure is
+    # a failure whatever the settings.
+    if report.failed or (random_blocks >= RANDOM_BLOCKS and seed == SEED):
+        write_record(folder, report, random_blocks=random_blocks, seed=seed)
+        _progress(f"recorded in {folder / RECORD} (`cipherbench list` shows it)")
+    else:
+        _progress(f"not recorded: a run checks --random {RANDOM_BLOCKS} --seed {SEED}")
     click.echo(f"{spec}: {report.passed} passed, {report.failed} failed")
     if report.failed:
         sys.exit(EXIT_FAILED_JOBS)

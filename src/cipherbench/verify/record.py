@@ -7,6 +7,10 @@ kept beside the design as ``verification.json`` (written once per generated desi
 concurrent jobs of one design never read half of it) and copied into every result's provenance
 (``provenance["verification"]``), where the report's trust table reads it. A failing design is a
 failed job with the first mismatch as its reason, and nothing of it is measured.
+
+``cipherbench verify DESIGN`` writes the same record (its default check is a run's), and
+``cipherbench list`` lists the designs whose record in the cache passed (:func:`find_records`,
+:func:`describe`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import os
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..errors import CipherbenchError
 from ..spec import DesignSpec
@@ -27,7 +31,7 @@ RANDOM_BLOCKS = 1000
 SEED = 2026
 
 
-def summarize(report: Any) -> dict[str, Any]:
+def summarize(report: Any, random_blocks: int = RANDOM_BLOCKS, seed: int = SEED) -> dict[str, Any]:
     """A VerifyReport as the record: per set passed/failed, and the kinds the trust table shows."""
     sets = {s.name: {"passed": s.passed, "failed": s.failed} for s in report.sets}
 
@@ -43,8 +47,8 @@ def summarize(report: Any) -> dict[str, Any]:
         "constant_time": next((("ok" if s.failed == 0 else "varies") for s in report.sets
                                if s.name.startswith("constant time")), "not checked"),
         "sets": sets,
-        "random_blocks": RANDOM_BLOCKS,
-        "seed": SEED,
+        "random_blocks": random_blocks,
+        "seed": seed,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
 
@@ -68,14 +72,62 @@ def ensure_verified(spec: DesignSpec, design_dir: Path,
         if progress:
             progress(f"verifying {spec} (known answers, random, key changes, constant time)")
         report = verify_design(spec, design_dir, random_blocks=RANDOM_BLOCKS, seed=SEED)
-        record = summarize(report)
-        record["first_failures"] = report.first_failures()
-        _write_atomically(design_dir / RECORD, record)
+        record = write_record(design_dir, report)
     if record["failed"]:
         first = "; ".join(record.get("first_failures", [])) or "see cipherbench verify"
         raise CipherbenchError(f"{spec} fails verification ({record['failed']} mismatches: "
                                f"{first}); nothing measured. Run `cipherbench verify {spec}`")
     return record
+
+
+def write_record(design_dir: Path, report: Any, random_blocks: int = RANDOM_BLOCKS,
+                 seed: int = SEED) -> dict[str, Any]:
+    """Store ``report`` (of ``verify_design``) as the design's record, replacing any earlier one."""
+    record = summarize(report, random_blocks=random_blocks, seed=seed)
+    record["first_failures"] = report.first_failures()
+    _write_atomically(design_dir / RECORD, record)
+    return record
+
+
+def find_records(specs: Iterable[DesignSpec]) -> dict[DesignSpec, dict[str, Any]]:
+    """The records in the design cache of those ``specs`` that have one (for the current generator
+    code: the cache folder is keyed by the generator's digest). Fast for every valid design at
+    once: see :func:`cipherbench.cache.cached_design_dirs`."""
+    from ..cache import cached_design_dirs
+
+    found = {}
+    for spec, folder in cached_design_dirs(specs, containing=RECORD).items():
+        record = read_record(folder)
+        if isinstance(record, dict):
+            found[spec] = record
+    return found
+
+
+def passed(record: dict[str, Any]) -> bool:
+    return bool(record.get("failed", 1) == 0)
+
+
+def describe(record: dict[str, Any]) -> str:
+    """One line: ``verified 2026-11-21: 682 known-answer, 1000 random, 96 key changes, constant
+    time ok``, or ``FAILED 2026-11-21: 3 mismatches of 13 (first: ...)``."""
+    date = str(record.get("date", ""))[:10] or "undated"
+    if passed(record):
+        return (f"verified {date}: {record.get('known_answer', '?')} known-answer, "
+                f"{record.get('random', '?')} random, {record.get('key_agility', '?')} key changes, "
+                f"constant time {record.get('constant_time', 'not checked')}")
+    failed = record.get("failed", "?")
+    total = failed + record.get("passed", 0) if isinstance(failed, int) else "?"
+    first = "; ".join(record.get("first_failures", []))
+    return f"FAILED {date}: {failed} mismatches of {total}" + (f" (first: {first})" if first else "")
+
+
+def summary(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The record without its per-set detail (for ``cipherbench list --json``)."""
+    if record is None:
+        return None
+    keys = ("passed", "failed", "known_answer", "random", "key_agility", "constant_time",
+            "random_blocks", "seed", "date", "first_failures")
+    return {key: record[key] for key in keys if key in record}
 
 
 def _write_atomically(path: Path, data: dict[str, Any]) -> None:
