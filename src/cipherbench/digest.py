@@ -50,6 +50,7 @@ def _module_file(dotted: list[str]) -> list[Path]:
     return found
 
 
+@lru_cache(maxsize=None)  # `cipherbench list` asks for every cipher x architecture pair
 def _imports(path: Path) -> list[Path]:
     """Package files imported by ``path`` (relative imports and ``cipherbench.`` ones)."""
     if path.suffix != ".py":

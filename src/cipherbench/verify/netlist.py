@@ -43,6 +43,7 @@ def netlist_design(design_dir: Path, netlist: Path, folder: Path) -> Path:
                 files.append(name)
         simulation["verilog"] = files
     manifest["verilog"] = ["netlist.v"]
+    manifest["gate_level"] = True  # the simulator builds it as a netlist (verify/sim.py)
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1))
     return folder
 

@@ -32,6 +32,13 @@ _BUILD_TIMEOUT_S = 1800
 # Changing any build option must change the cache key: it is part of the hash.
 _VERILATOR_OPTS = ["--cc", "--exe", "--prefix", _PREFIX, "-o", _EXE,
                    "-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "fast"]
+# A gate-level netlist (manifest "gate_level": a synthesized netlist, verify/netlist.py): tens of
+# thousands of one-gate cells. Verilator's logic deduplication (V3Gate's GateDedupe) is quadratic
+# on such graphs (an AES pipeline of 190k cells sat in it for over 15 minutes), and finds little to
+# merge in a netlist ABC already shared; its VCD needs the design's own nets only (the nets join
+# the cells' pins), not every pin of every cell instance.
+_GATE_LEVEL_OPTS = ["-fno-dedup"]
+_GATE_LEVEL_TRACE_OPTS = ["--trace-depth", "1"]
 # -O1: a Verilated model compiles several times faster than at -O2/-Os and runs nearly as fast
 # for the short simulations we do.
 _MAKE_VARS = ["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1",
@@ -228,7 +235,10 @@ class Simulator:
                 *(["-DTB_TRACE"] if self.trace else [])]
 
     def _options(self) -> list[str]:
-        return [*_VERILATOR_OPTS, *(["--trace"] if self.trace else [])]
+        options = [*_VERILATOR_OPTS, *(["--trace"] if self.trace else [])]
+        if self.manifest.get("gate_level"):
+            options += [*_GATE_LEVEL_OPTS, *(_GATE_LEVEL_TRACE_OPTS if self.trace else [])]
+        return options
 
     def build_hash(self) -> str:
         """Hash of everything that goes into the executable."""
