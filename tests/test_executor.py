@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,14 @@ def study(*extra: str, designs: tuple[str, ...] = DESIGNS) -> list[str]:
 def rows(db: Path, columns: str = FIGURES) -> list[tuple[object, ...]]:
     with sqlite3.connect(db) as conn:
         return conn.execute(f"select {columns} from results order by cache_key").fetchall()
+
+
+def _count(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return int(conn.execute("select count(*) from results").fetchone()[0])
+    except sqlite3.OperationalError:  # the schema is not there yet
+        return 0
 
 
 def assert_no_duplicates(db: Path) -> None:
@@ -72,13 +82,30 @@ def test_local_pool_same_rows_and_rerun_cached(sequential: tuple[Path, Path],
 
 def test_interrupted_study_resumes_without_recomputing(sequential: tuple[Path, Path],
                                                        tmp_path: Path) -> None:
-    # An interruption leaves the jobs that finished in the store: here, a run of the first design.
+    """A run killed (SIGKILL, no chance to clean up) in the middle of its second job leaves the
+    finished job in the store, nothing of the second, and a database SQLite finds intact; the
+    rerun computes only the second job."""
     db = tmp_path / "resume.sqlite"
-    first = cli(*study("--jobs", "2", "--db", str(db), designs=DESIGNS[:1]),
-                cache=sequential[0], cwd=tmp_path)
-    assert first.returncode == 0, first.stderr
+    env = {**os.environ, "CIPHERBENCH_CACHE": str(sequential[0])}
+    env.pop("CIPHERBENCH_DB", None)
+    run = subprocess.Popen([sys.executable, "-m", "cipherbench.cli", "run", "--target", "generic",
+                            *study("--jobs", "1", "--db", str(db))], cwd=tmp_path, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not (db.exists() and _count(db) >= 1):
+            assert run.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline, "no job finished within 300 s"
+            time.sleep(0.1)
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)  # the run and its tools (Yosys, Verilator) at once
+        run.wait()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("pragma integrity_check").fetchone() == ("ok",)
     done = rows(db, "*")
     assert len(done) == 1
+    assert rows(db)[0] in rows(sequential[1])  # the finished job is whole
     whole = cli(*study("--jobs", "2", "--db", str(db)), cache=sequential[0], cwd=tmp_path)
     assert whole.returncode == 0, whole.stderr
     assert "1 ran, 1 cached" in whole.stdout
@@ -141,3 +168,24 @@ def test_two_processes_racing_for_one_design_share_it(tmp_path: Path) -> None:
     assert len(folders) == 1
     assert [p.name for p in (tmp_path / "cache" / "designs").iterdir()] == [Path(*folders).name]
     assert "latency" in (Path(*folders) / "manifest.json").read_text()
+
+
+@pytest.mark.parametrize(("status", "reason", "force", "reused"), [
+    ("ok", None, False, True),
+    ("ok", None, True, False),  # --force recomputes
+    # A tool that crashed, hung past its timeout or was killed: retried by the next run.
+    ("failed", "yosys failed: exit code -9 (log: x)", False, False),
+    ("failed", "yosys timed out after 3600 s (see x)", False, False),
+    ("failed", "OpenSTA failed: did not finish (log: x)", False, False),
+    # A design that does not fit its device is a result of the same inputs: kept.
+    ("failed", "does not fit device up5k: needs 9000 LUTs, has 5280", False, True),
+])
+def test_which_stored_rows_a_rerun_keeps(status: str, reason: str | None, force: bool,
+                                         reused: bool) -> None:
+    from cipherbench.store import Result
+    from cipherbench.study import reusable
+
+    row = Result(cache_key="k", design="des-64/iterative", target="generic", status=status,
+                 reason=reason)
+    assert reusable(row, force) is reused
+    assert reusable(None, force) is False
