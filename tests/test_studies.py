@@ -25,3 +25,67 @@ def test_study_loads_and_every_design_parses(path: Path) -> None:
     for design in study.designs:
         assert parse(str(design)) == design  # the short form round-trips
     assert len({str(d) for d in study.designs}) == len(study.designs), "a design is listed twice"
+
+
+# ---- speed grades (NSA section 3.2) --------------------------------------------------------------
+
+
+def test_grade_delays_are_spaced_evenly_between_the_ends() -> None:
+    from cipherbench.study import grade_delays_ps
+
+    # Five grades: the speed end, three delay targets, the area end.
+    assert grade_delays_ps(1.78, 2.65, 5) == [2000, 2220, 2430]
+    assert grade_delays_ps(1.0, 2.0, 3) == [1500]
+    assert grade_delays_ps(1.0, 2.0, 2) == []  # the ends only
+    assert grade_delays_ps(2.0, 1.5, 5) == []  # an area end faster than the speed end: no sweep
+    assert grade_delays_ps(1.0, 1.004, 5) == [1000]  # closer than 10 ps: one target, not three
+
+
+@pytest.mark.parametrize(("line", "fragment"), [
+    ("asic_speed_grades = 1", "at least 2"),
+    ("asic_speed_grades = -3", "at least 2"),
+    ("asic_speed_grades = 2.5", "at least 2"),
+    ("asic_speed_grades = true", "at least 2"),
+    ('asic_speed_grades = 5\nasic_goals = ["area"]', "keep 'asic_goals'"),
+    ('asic_speed_grades = 5\ntargets = ["generic"]', 'add "asic"'),
+])
+def test_bad_speed_grades_name_the_fix(tmp_path: Path, line: str, fragment: str) -> None:
+    from cipherbench.errors import CipherbenchError
+
+    path = tmp_path / "s.toml"
+    path.write_text(f'designs = ["des-64/iterative"]\n{line}\n')
+    with pytest.raises(CipherbenchError, match=fragment):
+        load_study(path)
+
+
+def test_grades_are_planned_from_the_stored_ends(tmp_path: Path) -> None:
+    """Between each design's stored area and speed ends, the grades' delay targets; a design whose
+    ends are not both stored (ok) gets none."""
+    import os
+
+    from cipherbench.store import Result
+    from cipherbench.study import RunSummary, Study, job_key, plan_jobs, plan_speed_grades
+
+    if not os.environ.get("CIPHERBENCH_LIBERTY"):
+        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    designs = (parse("des-64/iterative"), parse("des-64/iterative:ops=encrypt"))
+    study = Study("grades", designs, ("generic", "asic"), asic_speed_grades=5)
+    jobs = plan_jobs(study, RunSummary())
+    assert len(jobs) == 6  # generic, area and speed for each design
+    stored: dict[str, Result] = {}
+    for job in jobs:
+        goal = job.target.settings.get("goal")
+        if goal and job.design == designs[0]:
+            key = job_key(job).key
+            stored[key] = Result(cache_key=key, design=str(job.design), target=job.target.name,
+                                 measurements={"critical_path_ns": 1.0 if goal == "speed" else 2.0})
+
+    class Store:
+        def get(self, key: str) -> Result | None:
+            return stored.get(key)
+
+    grades = plan_speed_grades(jobs, study.asic_speed_grades, Store())
+    assert [job.design for job in grades] == [designs[0]] * 3
+    assert [job.target.settings["delay_ps"] for job in grades] == [1250, 1500, 1750]
+    assert all("goal" not in job.target.settings and job.target.flow == "asic" for job in grades)
+    assert plan_speed_grades(jobs, 0, Store()) == []

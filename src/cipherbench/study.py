@@ -8,6 +8,13 @@ Study file::
     asic_goals = ["area", "speed"]      # optional
     liberty = "path/to/lib.lib.gz"       # optional; else --liberty, $CIPHERBENCH_LIBERTY, $PDK_ROOT
     skip_unavailable = true              # optional: leave out targets whose tools are missing
+    asic_speed_grades = 5                # optional: the NSA's speed grades (seed 000 section 3.2)
+
+``asic_speed_grades = n`` sweeps every design's ASIC synthesis from the speed-oriented end to the
+area-oriented end in n grades: grade 1 is the speed end, grade n the area end, and the n - 2
+between get an explicit ABC delay target (asic ``delay_ps``) spaced evenly between the two ends'
+critical paths. The ends run first; the grades between are planned from their stored figures, so
+a rerun plans the same targets and finds them cached.
 
 Every job is content-addressed: its cache key hashes the canonical design spec, the generator's
 source digest, the target, its settings and the tool versions (and the Liberty's hash). A job whose
@@ -31,7 +38,11 @@ from .spec import DesignSpec, parse
 from .targets import ASIC_GOALS, TARGET_NAMES, Target, expand_target, target_unavailable
 
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
-_KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable"}
+_KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
+               "asic_speed_grades"}
+# Delay targets of a speed-grade sweep are rounded to this, so that figures that differ in the
+# last digit between tool versions still plan the same jobs.
+_GRADE_STEP_PS = 10
 # An FPGA design too large for the device is a measured outcome (Gaj & Chodowiec Table I), not an
 # error of the run.
 _EXPECTED_FAILURE_PREFIX = "does not fit"
@@ -45,6 +56,7 @@ class Study:
     asic_goals: tuple[str, ...] = ASIC_GOALS
     liberty: Path | None = None
     skip_unavailable: bool = True
+    asic_speed_grades: int = 0  # 0: the goals' ends only; n >= 2: n grades from speed to area
 
     def override(self, *, designs: tuple[str, ...] = (), targets: tuple[str, ...] = (),
                  liberty: Path | None = None) -> "Study":
@@ -91,6 +103,14 @@ def load_study(path: Path) -> Study:
                             ("skip_unavailable", bool, "true or false")):
         if key in data and not isinstance(data[key], kind):
             raise CipherbenchError(f"{path}: '{key}' must be {what}")
+    grades = data.get("asic_speed_grades", 0)
+    if isinstance(grades, bool) or not isinstance(grades, int) or grades == 1 or grades < 0:
+        raise CipherbenchError(f"{path}: 'asic_speed_grades' must be 0 (no sweep) or a whole "
+                               f"number of grades, at least 2 (the two ends)")
+    if grades and not ("asic" in targets and {"area", "speed"} <= set(goals)):
+        raise CipherbenchError(f"{path}: 'asic_speed_grades' sweeps between the asic target's two "
+                               f"ends: add \"asic\" to 'targets' and keep 'asic_goals' at "
+                               f"[\"area\", \"speed\"]")
     return Study(
         name=str(data.get("name", Path(path).stem)),
         designs=tuple(parse(d) for d in designs),
@@ -98,6 +118,7 @@ def load_study(path: Path) -> Study:
         asic_goals=tuple(goals),
         liberty=(Path(path).parent / liberty) if isinstance(liberty, str) else None,
         skip_unavailable=bool(data.get("skip_unavailable", True)),
+        asic_speed_grades=grades,
     )
 
 
@@ -161,18 +182,68 @@ def run_study(study: Study, open_store: Callable[[], Any], *, force: bool = Fals
     # Opened here even when workers write: it creates and migrates the database once, before
     # any worker connects.
     store = open_store()
-    with tqdm(total=len(jobs), desc=f"study {study.name}", unit="job", disable=None) as bar:
-        if runner is not None and runner.parallel(len(jobs)):
+
+    def run_batch(batch: list[Job], bar: Any) -> None:
+        if runner is not None and runner.parallel(len(batch)):
             from .executor import run_jobs
 
-            run_jobs(jobs, runner, force=force, summary=summary, bar=bar)
+            run_jobs(batch, runner, force=force, summary=summary, bar=bar)
         else:
-            for job in jobs:
+            for job in batch:
                 bar.set_postfix_str(f"{job.design} on {job.target.name}")
                 _run_job(job, store, force, summary, say)
                 bar.update(1)
+
+    with tqdm(total=len(jobs), desc=f"study {study.name}", unit="job", disable=None) as bar:
+        run_batch(jobs, bar)
+        grades = plan_speed_grades(jobs, study.asic_speed_grades, store)
+        if grades:
+            bar.total += len(grades)
+            bar.refresh()
+            run_batch(grades, bar)
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def grade_delays_ps(speed_end_ns: float, area_end_ns: float, grades: int) -> list[int]:
+    """ABC delay targets of the ``grades - 2`` speed grades between the two ends: evenly spaced
+    between their critical paths, in ps rounded to ``_GRADE_STEP_PS``, without repeats (ends
+    closer together than the steps give fewer grades)."""
+    if grades < 3 or area_end_ns <= speed_end_ns:
+        return []
+    step = (area_end_ns - speed_end_ns) / (grades - 1)
+    delays = []
+    for i in range(1, grades - 1):
+        ps = int(round((speed_end_ns + i * step) * 1000 / _GRADE_STEP_PS)) * _GRADE_STEP_PS
+        if ps > 0 and ps not in delays:
+            delays.append(ps)
+    return delays
+
+
+def plan_speed_grades(jobs: list[Job], grades: int, store: Any) -> list[Job]:
+    """The jobs between each design's ASIC ends (see the module docstring), from the ends'
+    stored results; a design whose ends failed gets none."""
+    if grades < 3:
+        return []
+    ends: dict[tuple[DesignSpec, str], dict[str, Any]] = {}
+    for job in jobs:
+        goal = job.target.settings.get("goal")
+        if job.target.flow != "asic" or goal not in ("area", "speed"):
+            continue
+        result = store.get(job_key(job).key)
+        if result is not None and result.ok:
+            ends.setdefault((job.design, str(job.target.settings["liberty"])), {})[goal] = (
+                result.measurements.get("critical_path_ns"), job.target)
+    planned = []
+    for (design, _), both in ends.items():
+        if set(both) != {"area", "speed"} or None in (both["area"][0], both["speed"][0]):
+            continue
+        target = both["area"][1]
+        base = {k: v for k, v in target.settings.items() if k != "goal"}
+        for delay in grade_delays_ps(float(both["speed"][0]), float(both["area"][0]), grades):
+            planned.append(Job(design, Target(target.name, target.flow,
+                                              {**base, "delay_ps": delay})))
+    return planned
 
 
 @dataclass(frozen=True)
