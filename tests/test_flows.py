@@ -387,6 +387,34 @@ def test_fpga_place_and_route(designs: dict[str, Path], tmp_path: Path, family: 
     assert result.tools["nextpnr"].startswith(("yowasp-nextpnr", "nextpnr"))
 
 
+def test_fpga_fmax_search_over_seeds(designs: dict[str, Path], tmp_path: Path) -> None:
+    """ATHENa-style: the requested clock raised above the best fmax reached, per seed; the best
+    run is the result, the seeds' spread beside it."""
+    settings = {"family": "ice40", "fmax_search": True, "seeds": [2, 1], "fmax_search_runs": 2}
+    result = run("fpga", designs["counter"], tmp_path, settings)
+    m = result.measurements
+    assert result.target.endswith(":fmax-search")
+    assert result.settings["seeds"] == [1, 2]
+    assert m["fmax_search_runs"] == 4 and m["fmax_seeds"] == 2
+    assert m["fmax_search_seed"] in (1, 2)
+    assert m["fmax_seed_min_mhz"] <= m["fmax_seed_max_mhz"] == m["fmax_mhz"]
+    spread = 100 * (m["fmax_seed_max_mhz"] - m["fmax_seed_min_mhz"]) / m["fmax_seed_max_mhz"]
+    assert m["fmax_seed_spread_pct"] == pytest.approx(spread, abs=0.1)
+    # Each seed's second run asked 10 % above the first run's fmax, or 5 % if the first run
+    # missed its 100 MHz request.
+    reports = sorted(tmp_path.glob("fpga_report_s*_f*.json"))
+    assert len(reports) == 4
+    for seed in (1, 2):
+        first = json.loads((tmp_path / f"fpga_report_s{seed}_f100.json").read_text())
+        reached = round(min(float(v["achieved"]) for v in first["fmax"].values()), 2)
+        second = round(reached * (1.10 if reached >= 100 else 1.05), 2)
+        assert (tmp_path / f"fpga_report_s{seed}_f{second:g}.json").exists(), (seed, reached)
+    assert Path(result.artifacts["nextpnr_report"]).name == (
+        f"fpga_report_s{m['fmax_search_seed']}_f{m['fmax_search_requested_mhz']:g}.json")
+    with pytest.raises(CipherbenchError, match="seeds"):
+        run("fpga", designs["counter"], tmp_path / "bad", {"family": "ice40", "seeds": []})
+
+
 def test_fpga_sbox_ecp5(designs: dict[str, Path], tmp_path: Path) -> None:
     m = run("fpga", designs["sbox"], tmp_path, {"family": "ecp5"}).measurements
     # 8 output bits of an 8-input function: 8 x 16 LUT4 halves plus muxes, roughly.

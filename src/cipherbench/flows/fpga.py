@@ -37,7 +37,16 @@ DEFAULTS: dict[str, Any] = {
     "package": None,  # device default
     "freq_mhz": None,  # family default; the router reports the fmax it reached, met or not
     "seed": 1,
+    # Fmax search (issue 6, as ATHENa does): place and route again with the requested clock
+    # raised above the best fmax reached, by a step that halves whenever the router misses the
+    # request, up to `fmax_search_runs` runs per seed; every seed of `seeds` (default: `seed`)
+    # searches on its own. The result is the best run's; the seeds' spread is reported beside it.
+    "fmax_search": False,
+    "fmax_search_runs": 4,
+    "seeds": None,
 }
+FMAX_SEARCH_FIRST_STEP = 0.10  # the first raise: 10 % above the fmax reached
+FMAX_SEARCH_MIN_STEP = 0.02  # steps below 2 % are within placement noise: stop
 
 
 @dataclass(frozen=True)
@@ -97,7 +106,8 @@ class FpgaFlow:
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = _effective_settings(settings)
-        return f"fpga:{effective['family']}:{effective['device']}:{effective['package']}"
+        search = ":fmax-search" if effective["fmax_search"] else ""
+        return f"fpga:{effective['family']}:{effective['device']}:{effective['package']}{search}"
 
     def available(self) -> str | None:
         try:
@@ -120,7 +130,12 @@ class FpgaFlow:
         wrapper = work_dir / f"{WRAPPER}.v"
         wrapper.write_text(wrapper_verilog(design.top, design.clock, ports))
         core, wrap, artifacts = _synthesize(design, family, wrapper, work_dir)
-        report, pnr_artifacts = _place_and_route(tool, family, core, wrap, work_dir, effective)
+        search: dict[str, Any] = {}
+        if effective["fmax_search"]:
+            report, pnr_artifacts, search = _search_fmax(tool, family, core, wrap, work_dir,
+                                                         effective)
+        else:
+            report, pnr_artifacts = _place_and_route(tool, family, core, wrap, work_dir, effective)
         artifacts.update(pnr_artifacts)
         artifacts["wrapper"] = str(wrapper)
 
@@ -128,6 +143,7 @@ class FpgaFlow:
             **_placed_counts(family, report, core, wrap),
             **_synth_counts(family, core),
             **_timing(report),
+            **search,
             "io_bits_in": sum(p.width for p in ports if p.direction == "in" and p.name != design.clock),
             "io_bits_out": sum(p.width for p in ports if p.direction == "out"),
         }
@@ -152,6 +168,18 @@ def _effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
     effective["package"] = effective["package"] or family.packages[effective["device"]]
     effective["freq_mhz"] = float(effective["freq_mhz"] or family.default_freq_mhz)
     effective["seed"] = int(effective["seed"])
+    seeds = effective["seeds"]
+    if seeds is not None:
+        if (not isinstance(seeds, (list, tuple)) or not seeds
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in seeds)):
+            raise CipherbenchError(f"fpga setting seeds={seeds!r} must be a non-empty list of "
+                                   f"whole numbers (placement seeds)")
+        effective["seeds"] = sorted(set(seeds))
+    runs = effective["fmax_search_runs"]
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise CipherbenchError(f"fpga setting fmax_search_runs={runs!r} must be a whole number "
+                               f"of at least 1")
+    effective["fmax_search"] = bool(effective["fmax_search"])
     return effective
 
 
@@ -285,11 +313,52 @@ def _ffs(family: Family, cells: dict[str, int]) -> int:
 # ---- place and route -----------------------------------------------------------------------
 
 
-def _place_and_route(
+def _search_fmax(
     tool: str, family: Family, core: dict[str, int], wrap: dict[str, int], work: Path,
     settings: dict[str, Any],
+) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
+    """The Fmax search of the DEFAULTS comment: every seed from the requested clock up; returns
+    the best run's report and artifacts, and the search's figures."""
+    best_per_seed: dict[int, tuple[float, float, dict[str, Any], dict[str, str]]] = {}
+    runs = 0
+    for seed in settings["seeds"] or [settings["seed"]]:
+        request, step = float(settings["freq_mhz"]), FMAX_SEARCH_FIRST_STEP
+        best: tuple[float, float, dict[str, Any], dict[str, str]] | None = None
+        for _ in range(settings["fmax_search_runs"]):
+            tag = f"_s{seed}_f{request:g}"
+            report, artifacts = _place_and_route(tool, family, core, wrap, work,
+                                                 {**settings, "seed": seed, "freq_mhz": request},
+                                                 tag=tag)
+            runs += 1
+            reached = float(_timing(report)["fmax_mhz"])
+            if best is None or reached > best[0]:
+                best = (reached, request, report, artifacts)
+            if reached < request:  # the router missed: raise by less next time
+                step /= 2
+                if step < FMAX_SEARCH_MIN_STEP:
+                    break
+            request = round(best[0] * (1 + step), 2)
+        assert best is not None
+        best_per_seed[seed] = best
+    seed, (fmax, request, report, artifacts) = max(best_per_seed.items(), key=lambda kv: kv[1][0])
+    per_seed = [b[0] for b in best_per_seed.values()]
+    figures = {
+        "fmax_search_runs": runs,
+        "fmax_search_seed": seed,
+        "fmax_search_requested_mhz": request,
+        "fmax_seeds": len(per_seed),
+        "fmax_seed_min_mhz": round(min(per_seed), 2),
+        "fmax_seed_max_mhz": round(max(per_seed), 2),
+        "fmax_seed_spread_pct": round(100.0 * (max(per_seed) - min(per_seed)) / max(per_seed), 1),
+    }
+    return report, artifacts, figures
+
+
+def _place_and_route(
+    tool: str, family: Family, core: dict[str, int], wrap: dict[str, int], work: Path,
+    settings: dict[str, Any], tag: str = "",
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    report, log = work / "fpga_report.json", work / "fpga_nextpnr.log"
+    report, log = work / f"fpga_report{tag}.json", work / f"fpga_nextpnr{tag}.log"
     cmd = [
         tool, f"--{settings['device']}", "--package", str(settings["package"]),
         "--json", "fpga_netlist.json", "--report", report.name,
