@@ -83,8 +83,9 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def test_all_files_written(report: dict[str, Path]) -> None:
-    # aes-128/iterative on the ASIC is a loop core of an ISO/IEC 18033-3 cipher: Sugawara Fig. 11
-    assert sorted(report) == ["report.html", "report.md", "results.csv",
+    # aes-128/iterative on the ASIC is a loop core of an ISO/IEC 18033-3 cipher: Sugawara Fig. 11;
+    # its area and speed ends are two speed grades: NSA Table 17 and its points
+    assert sorted(report) == ["nsa_speed_grades.csv", "report.html", "report.md", "results.csv",
                               "sugawara_fig11.png", "sugawara_fig11.svg",
                               "throughput_vs_area.png", "throughput_vs_area.svg"]
     assert all(p.exists() and p.stat().st_size > 0 for p in report.values())

@@ -1,4 +1,5 @@
-"""Reports: stored results -> report.md, results.csv, report.html and the throughput/area plot.
+"""Reports: stored results -> report.md, results.csv, report.html and the throughput/area plot
+(with nsa_speed_grades.csv when the results have ASIC speed grades, see ``nsa_grades``).
 
 ``write_report(store_or_results, out_dir)`` is the entry point. It reads only ``Result`` rows:
 figures come from ``Result.metrics`` (``cipherbench.metrics.derive``) and
@@ -12,14 +13,19 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..store import Result, Store
-from . import analysis, fischer, gaj, html, papaefstathiou, software, sugawara, tables, trust
+from . import (
+    analysis, fischer, gaj, html, nsa_grades, papaefstathiou, software, sugawara, tables, trust,
+)
 from .tables import Section
 
-__all__ = ["write_report", "build_sections", "GAJ_SECTION", "FISCHER_SECTION", "PAPA_SECTION"]
+__all__ = ["write_report", "build_sections", "GAJ_SECTION", "FISCHER_SECTION", "PAPA_SECTION",
+           "NSA_GRADES_SECTION"]
 
 PLOT_SECTION = "Throughput vs area"
 SOFTWARE_SECTION = "Software baseline (Sugawara Table 2, Papaefstathiou Tables 1-6)"
 NSA_SECTION = "NSA Tables 1-10: the AES finalists, iterative and pipelined"
+NSA_GRADES_SECTION = "NSA Tables 13, 14, 17, 18: throughput per area by speed grade"
+GRADES_CSV = "nsa_speed_grades.csv"
 SUGAWARA_SECTION = "Sugawara et al.: ISO/IEC 18033-3 ciphers (Table 1, Fig. 11)"
 GAJ_SECTION = "Gaj & Chodowiec: the AES finalists on FPGAs (Fig. 10, Tables I-IV, Fig. 8)"
 FISCHER_SECTION = "Fischer: parameters and fast/fair/minimum configurations (Tables 1, 4-6)"
@@ -57,6 +63,22 @@ def _nsa(results: list[Result]) -> list[Section]:
         "pipelined cores on every target beside the NSA's Min./Max. columns (0.5 um MOSIS, "
         "Synopsys, pre-layout). Our ASIC columns are the area- and speed-oriented ends of "
         "synthesis; transistor counts come from the generic target."], tables=found)]
+
+
+def _nsa_grades(results: list[Result]) -> list[Section]:
+    """NSA Tables 13/14/17/18, when a finalist's iterative or full-pipeline core has at least
+    two ASIC points (area end, speed end, delay targets) on one library."""
+    found = nsa_grades.grade_tables(results)
+    if not found:
+        return []
+    return [Section(NSA_GRADES_SECTION, paragraphs=[
+        "The NSA synthesized each core at five speed grades picked from a sweep of delay "
+        "constraints (its section 3.2): grade 1 the fastest, largest implementation, grade 5 "
+        "the slowest, smallest. Ours are each design's ASIC points on one Liberty library (the "
+        "area and speed ends and the speed-grade sweep's delay targets) ordered by critical "
+        "path, fastest first; every cell is non-feedback throughput over total area in bits/s "
+        f"per um2, the NSA's five printed values beside them. {GRADES_CSV} lists every point."],
+        tables=found)]
 
 
 def _sugawara(results: list[Result]) -> list[Section]:
@@ -106,6 +128,7 @@ def build_sections(results: list[Result],
     return [
         _summary(results),
         *_nsa(results),
+        *_nsa_grades(results),
         Section("Parameters per design (NSA section 2.2)",
                 tables=tables.parameter_tables(results, skip_nsa=True)),
         Section("Results per target", tables=tables.target_tables(results)),
@@ -144,7 +167,8 @@ def write_report(
     title: str = "cipherbench report",
     software_baseline: str | Path | None = None,
 ) -> list[Path]:
-    """Write report.md, results.csv, report.html, throughput_vs_area.png/.svg; return the paths."""
+    """Write report.md, results.csv, report.html, throughput_vs_area.png/.svg (and, when the
+    results allow, the Sugawara figure and nsa_speed_grades.csv); return the paths."""
     # A bad baseline file is refused before anything is written.
     baseline = software.load_baseline(Path(software_baseline)) if software_baseline else None
     out = Path(out_dir)
@@ -167,4 +191,8 @@ def write_report(
     md_path.write_text(_markdown(title, sections, images), encoding="utf-8")
     csv_path.write_text(tables.to_csv(results), encoding="utf-8", newline="")
     html_path.write_text(html.render_page(title, sections, figures, results), encoding="utf-8")
+    grades = nsa_grades.grades_csv(results)
+    if grades is not None:  # the points behind NSA Tables 13/14/17/18
+        (out / GRADES_CSV).write_text(grades, encoding="utf-8", newline="")
+        written.append(out / GRADES_CSV)
     return [md_path, csv_path, html_path, *written]
