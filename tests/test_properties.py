@@ -427,6 +427,7 @@ def test_missing_files_and_folders_give_a_clear_error() -> None:
 # --- 3. study files ----------------------------------------------------------------------------------------
 
 toml_keys = st.sampled_from(["name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
+                             "fpga_fmax_search", "fpga_seeds",
                              "asic_speed_grades"])
 toml_scalars = (st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12) | st.integers(-10**6, 10**6)
                 | st.booleans() | st.floats(allow_nan=False, allow_infinity=False)

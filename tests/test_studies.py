@@ -89,3 +89,21 @@ def test_grades_are_planned_from_the_stored_ends(tmp_path: Path) -> None:
     assert [job.target.settings["delay_ps"] for job in grades] == [1250, 1500, 1750]
     assert all("goal" not in job.target.settings and job.target.flow == "asic" for job in grades)
     assert plan_speed_grades(jobs, 0, Store()) == []
+
+
+def test_fpga_search_and_seeds_reach_every_fpga_job(tmp_path: Path) -> None:
+    from cipherbench.errors import CipherbenchError
+    from cipherbench.study import RunSummary, plan_jobs
+
+    path = tmp_path / "s.toml"
+    path.write_text('designs = ["des-64/iterative"]\ntargets = ["generic", "fpga-ice40"]\n'
+                    'fpga_fmax_search = true\nfpga_seeds = [3, 1, 3]\n')
+    jobs = plan_jobs(load_study(path), RunSummary())
+    fpga = [job.target.settings for job in jobs if job.target.flow == "fpga"]
+    assert fpga == [{"family": "ice40", "fmax_search": True, "seeds": [1, 3]}]
+    assert [job.target.settings for job in jobs if job.target.flow == "generic"] == [{}]
+    for line, fragment in (("fpga_seeds = []", "fpga_seeds"), ('fpga_fmax_search = "yes"',
+                                                                 "fpga_fmax_search")):
+        path.write_text(f'designs = ["des-64/iterative"]\n{line}\n')
+        with pytest.raises(CipherbenchError, match=fragment):
+            load_study(path)

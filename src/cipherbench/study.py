@@ -9,6 +9,8 @@ Study file::
     liberty = "path/to/lib.lib.gz"       # optional; else --liberty, $CIPHERBENCH_LIBERTY, $PDK_ROOT
     skip_unavailable = true              # optional: leave out targets whose tools are missing
     asic_speed_grades = 5                # optional: the NSA's speed grades (seed 000 section 3.2)
+    fpga_fmax_search = true              # optional: raise the requested clock (docs/flows.md)
+    fpga_seeds = [1, 2, 3]               # optional: placement seeds, best and spread reported
 
 ``asic_speed_grades = n`` sweeps every design's ASIC synthesis from the speed-oriented end to the
 area-oriented end in n grades: grade 1 is the speed end, grade n the area end, and the n - 2
@@ -39,7 +41,7 @@ from .targets import ASIC_GOALS, TARGET_NAMES, Target, expand_target, target_una
 
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
 _KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
-               "asic_speed_grades"}
+               "asic_speed_grades", "fpga_fmax_search", "fpga_seeds"}
 # Delay targets of a speed-grade sweep are rounded to this, so that figures that differ in the
 # last digit between tool versions still plan the same jobs.
 _GRADE_STEP_PS = 10
@@ -57,6 +59,7 @@ class Study:
     liberty: Path | None = None
     skip_unavailable: bool = True
     asic_speed_grades: int = 0  # 0: the goals' ends only; n >= 2: n grades from speed to area
+    fpga_settings: tuple[tuple[str, Any], ...] = ()  # added to every fpga target's settings
 
     def override(self, *, designs: tuple[str, ...] = (), targets: tuple[str, ...] = (),
                  liberty: Path | None = None) -> "Study":
@@ -111,6 +114,19 @@ def load_study(path: Path) -> Study:
         raise CipherbenchError(f"{path}: 'asic_speed_grades' sweeps between the asic target's two "
                                f"ends: add \"asic\" to 'targets' and keep 'asic_goals' at "
                                f"[\"area\", \"speed\"]")
+    fpga: list[tuple[str, Any]] = []
+    search = data.get("fpga_fmax_search", False)
+    if not isinstance(search, bool):
+        raise CipherbenchError(f"{path}: 'fpga_fmax_search' must be true or false")
+    if search:
+        fpga.append(("fmax_search", True))
+    seeds = data.get("fpga_seeds")
+    if seeds is not None:
+        if (not isinstance(seeds, list) or not seeds
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in seeds)):
+            raise CipherbenchError(f"{path}: 'fpga_seeds' must be a non-empty list of whole "
+                                   f"numbers (nextpnr placement seeds)")
+        fpga.append(("seeds", sorted(set(seeds))))
     return Study(
         name=str(data.get("name", Path(path).stem)),
         designs=tuple(parse(d) for d in designs),
@@ -119,6 +135,7 @@ def load_study(path: Path) -> Study:
         liberty=(Path(path).parent / liberty) if isinstance(liberty, str) else None,
         skip_unavailable=bool(data.get("skip_unavailable", True)),
         asic_speed_grades=grades,
+        fpga_settings=tuple(fpga),
     )
 
 
@@ -166,6 +183,8 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
                 continue
             raise CipherbenchError(f"target {name} unavailable: {reason}")
         for target in expand_target(name, liberty=study.liberty, goals=study.asic_goals):
+            if target.flow == "fpga" and study.fpga_settings:
+                target = replace(target, settings={**target.settings, **dict(study.fpga_settings)})
             jobs.extend(Job(design, target) for design in study.designs)
     return jobs
 
