@@ -385,6 +385,12 @@ def test_fpga_place_and_route(designs: dict[str, Path], tmp_path: Path, family: 
     assert m["wrapper_ffs"] == 34
     assert m["total_luts"] == m["luts"] + m["wrapper_luts"]
     assert result.tools["nextpnr"].startswith(("yowasp-nextpnr", "nextpnr"))
+    # nextpnr's estimate after placement against the routed figure, and the wires' share.
+    estimate = m["placed_estimate_fmax_mhz"]
+    assert 0 < estimate < 2000
+    assert m["estimate_vs_routed_pct"] == pytest.approx(
+        100 * (estimate - m["fmax_mhz"]) / m["fmax_mhz"], abs=0.1)
+    assert 0 < m["critical_path_routing_pct"] < 100
 
 
 def test_fpga_fmax_search_over_seeds(designs: dict[str, Path], tmp_path: Path) -> None:

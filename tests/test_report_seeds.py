@@ -216,6 +216,14 @@ def test_papa_layout_table_synthesis_vs_placed() -> None:
     assert published_row[9] == "1.07"
     ours = next(r for r in table.rows if r[1] == papaefstathiou.OURS_SOURCE and r[3] == "LUTs")
     assert ours[4:7] == ["900", "1,000", "1.11"]
+    assert ours[7:] == ["-", "-", "-"]  # no placement estimate stored: no latency pair
+    estimated = _fpga("des-64/iterative", ECP5, 1000, 100.0, 16, synth_luts=900, block_bits=64,
+                      key="64")
+    estimated.measurements["placed_estimate_fmax_mhz"] = 125.0
+    row = next(r for r in papaefstathiou.layout_table([estimated]).rows
+               if r[1] == papaefstathiou.OURS_SOURCE and r[3] == "LUTs")
+    # 8 ns estimated after placement, 10 ns routed: routing makes the path 1.25 times longer.
+    assert row[7:] == ["8.00", "10.00", "1.25"]
 
 
 # --- the report ----------------------------------------------------------------------------

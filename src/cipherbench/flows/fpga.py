@@ -143,6 +143,7 @@ class FpgaFlow:
             **_placed_counts(family, report, core, wrap),
             **_synth_counts(family, core),
             **_timing(report),
+            **_placement_estimate(Path(pnr_artifacts["nextpnr_log"]), report),
             **search,
             "io_bits_in": sum(p.width for p in ports if p.direction == "in" and p.name != design.clock),
             "io_bits_out": sum(p.width for p in ports if p.direction == "out"),
@@ -447,6 +448,32 @@ def _wrapper_lut_bels(family: Family, wrap: dict[str, int]) -> int:
     """LUT resources the wrapper occupies (iCE40: logic cells, see _placed_counts)."""
     luts = _luts(family, wrap)
     return luts if family.ff_bel else max(luts, _ffs(family, wrap))
+
+
+_RE_MAX_FREQUENCY = re.compile(r"Max frequency for clock '[^']*': ([0-9.]+) MHz")
+
+
+def _placement_estimate(log: Path, report: dict[str, Any]) -> dict[str, Any]:
+    """The fmax nextpnr estimated after placement, before routing (its first "Max frequency"
+    line; the last is the routed one), against the routed fmax: how far an estimate made before
+    the wires exist misses (issue 7, the Papaefstathiou seed's synthesis-versus-layout gap), and
+    the routing share of the routed critical path (crypto datapaths are wire-dominated)."""
+    try:
+        found = _RE_MAX_FREQUENCY.findall(log.read_text(errors="replace"))
+    except OSError:
+        return {}
+    figures: dict[str, Any] = {}
+    timing = _timing(report)
+    routed = float(timing["fmax_mhz"])
+    if len(found) >= 2:
+        estimate = float(found[0])
+        figures["placed_estimate_fmax_mhz"] = round(estimate, 2)
+        figures["estimate_vs_routed_pct"] = round(100.0 * (estimate - routed) / routed, 1)
+    routing = timing.get("critical_path_routing_ns")
+    if routing is not None:
+        figures["critical_path_routing_pct"] = round(
+            100.0 * float(routing) / float(timing["critical_path_ns"]), 1)
+    return figures
 
 
 def _timing(report: dict[str, Any]) -> dict[str, Any]:
