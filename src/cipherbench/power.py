@@ -32,10 +32,6 @@ def measure_power(spec: DesignSpec, design_dir: Path, flow_result: Any, work: Pa
 
     artifacts = flow_result.artifacts
     manifest = json.loads((design_dir / "manifest.json").read_text())
-    if manifest.get("simulation"):
-        # A keys=loaded core is simulated inside its harness, one level further down than the
-        # VCD records; its power would come out unannotated. Not measured (docs/flows.md).
-        return {}
     cycles = next(iter(manifest["cycles_by_key_size"].values()))
     interval = int(cycles["initiation_interval"])
     design = load_design(design_dir)

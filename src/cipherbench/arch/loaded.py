@@ -22,6 +22,10 @@ from .base import CipherHardware
 from .keymem import KeyMemoryLayout, RoundKeyFill
 
 
+# The core's instance name inside the wrapper: the scope of its nets in a VCD (power, activity).
+CORE_INSTANCE = "core"
+
+
 def loaded_key_signals(hw: CipherHardware, shape: CoreShape) -> LoadedKeySignals:
     """The interface of a keys=loaded core of ``hw``: the round-key port sized by its layout."""
     layout = KeyMemoryLayout(hw, shape.key_sizes)
@@ -43,7 +47,7 @@ class LoadedKeyHarness(Elaboratable):
         m = Module()
         io, inner, fill = self.io, self.inner, self.fill
         m.submodules.fill = fill
-        m.submodules.core = self._instance()
+        m.submodules[CORE_INSTANCE] = self._instance()
         # The key is taken when the core could take one (no block in flight) and no fill runs;
         # when the fill ends the core is told to commit, in the cycle after the last write.
         commit = Signal()

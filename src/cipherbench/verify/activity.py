@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..arch.loaded import CORE_INSTANCE
 from ..errors import ToolFailed
 from ..spec import DesignSpec
 from .netlist import netlist_design
@@ -64,20 +65,24 @@ def simulate_activity(spec: DesignSpec, design_dir: Path, sim_netlist: Path, wor
     """Run ``workload`` on the netlist and count each net bit's transitions."""
     folder = netlist_design(design_dir, sim_netlist, work / f"activity_{workload}")
     sim = Simulator(folder, trace=True)
+    # A keys=loaded core runs inside its wrapper: its nets are one scope further down.
+    instance = CORE_INSTANCE if sim.manifest.get("simulation") else None
     vcd = folder / "activity.vcd"
     ops = workload_ops(spec, workload, interval)
     trace = sim.run(ops, vcd=vcd, timeout_cycles=1_000_000)
     first_block = min(min(cycles) for op, cycles in trace.block_accept.items())
     try:
-        return toggle_rates(vcd, start_cycle=first_block)
+        return toggle_rates(vcd, start_cycle=first_block, instance=instance)
     finally:
         vcd.unlink(missing_ok=True)
 
 
-def toggle_rates(vcd: Path, start_cycle: int = 0) -> Activity:
+def toggle_rates(vcd: Path, start_cycle: int = 0, instance: str | None = None) -> Activity:
     """Activity and duty per bit of every variable of the design (its scope, the second level,
-    and the wrapper's ports), from ``start_cycle`` (VCD time 2t is rising edge t)."""
-    ids, widths = _design_vars(vcd)
+    and the wrapper's ports), from ``start_cycle`` (VCD time 2t is rising edge t). ``instance``:
+    the design is that instance inside the top module (a core in its simulation wrapper), and
+    its scope, the third level, is read instead."""
+    ids, widths = _design_vars(vcd, instance)
     if not ids:
         raise ToolFailed(f"no design signals in {vcd}")
     start = 2 * start_cycle
@@ -128,22 +133,23 @@ def toggle_rates(vcd: Path, start_cycle: int = 0) -> Activity:
     return Activity(rates, span // 2)
 
 
-def _design_vars(vcd: Path) -> tuple[dict[str, list[tuple[str, int]]], dict[str, int]]:
+def _design_vars(vcd: Path, instance: str | None = None
+                 ) -> tuple[dict[str, list[tuple[str, int]]], dict[str, int]]:
     """VCD id -> its names (net name, lowest bit index) and id -> width: the design's own scope
-    and the wrapper's ports."""
+    and the wrapper's ports (or, for ``instance``, that instance's scope under the top module)."""
     ids: dict[str, list[tuple[str, int]]] = {}
     widths: dict[str, int] = {}
-    depth = 0
+    scopes: list[str] = []
     with vcd.open() as text:
         for line in text:
             words = line.split()
             if not words:
                 continue
             if words[0] == "$scope":
-                depth += 1
+                scopes.append(words[2] if len(words) > 2 else "")
             elif words[0] == "$upscope":
-                depth -= 1
-            elif words[0] == "$var" and depth in (1, 2):
+                scopes.pop()
+            elif words[0] == "$var" and _in_design(scopes, instance):
                 # Verilator lists a port once, in the wrapper's scope (its ports are the
                 # design's); the design's scope has every other net.
                 width, code, name = int(words[2]), words[3], words[4]
@@ -158,3 +164,9 @@ def _design_vars(vcd: Path) -> tuple[dict[str, list[tuple[str, int]]], dict[str,
             elif words[0] == "$enddefinitions":
                 break
     return ids, widths
+
+
+def _in_design(scopes: list[str], instance: str | None) -> bool:
+    if instance is None:
+        return len(scopes) in (1, 2)
+    return len(scopes) == 3 and scopes[2] == instance

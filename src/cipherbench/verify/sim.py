@@ -38,7 +38,8 @@ _VERILATOR_OPTS = ["--cc", "--exe", "--prefix", _PREFIX, "-o", _EXE,
 # merge in a netlist ABC already shared; its VCD needs the design's own nets only (the nets join
 # the cells' pins), not every pin of every cell instance.
 _GATE_LEVEL_OPTS = ["-fno-dedup"]
-_GATE_LEVEL_TRACE_OPTS = ["--trace-depth", "1"]
+# The design's own level; one level more for a core simulated inside a wrapper (keys=loaded).
+_GATE_LEVEL_TRACE_DEPTH = 1
 # -O1: a Verilated model compiles several times faster than at -O2/-Os and runs nearly as fast
 # for the short simulations we do.
 _MAKE_VARS = ["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1",
@@ -237,7 +238,10 @@ class Simulator:
     def _options(self) -> list[str]:
         options = [*_VERILATOR_OPTS, *(["--trace"] if self.trace else [])]
         if self.manifest.get("gate_level"):
-            options += [*_GATE_LEVEL_OPTS, *(_GATE_LEVEL_TRACE_OPTS if self.trace else [])]
+            options += _GATE_LEVEL_OPTS
+            if self.trace:
+                depth = _GATE_LEVEL_TRACE_DEPTH + bool(self.manifest.get("simulation"))
+                options += ["--trace-depth", str(depth)]
         return options
 
     def build_hash(self) -> str:
