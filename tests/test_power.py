@@ -71,7 +71,8 @@ def test_half_workload_offers_a_block_every_two_intervals() -> None:
     assert all(isinstance(op, BlockOp) and op.decrypt for op in stream[1:])
 
 
-def test_power_of_a_des_core_from_its_activity(tmp_path: Path) -> None:
+def _area_end_power(design: str, work: Path) -> tuple[dict, dict]:
+    """(flow measurements, power figures) of ``design``'s area-end ASIC netlist."""
     from cipherbench.cache import ensure_design
     from cipherbench.flows.asic import AsicFlow
     from cipherbench.power import measure_power
@@ -79,11 +80,15 @@ def test_power_of_a_des_core_from_its_activity(tmp_path: Path) -> None:
     liberty = os.environ.get("CIPHERBENCH_LIBERTY")
     if not liberty:
         pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
-    spec = parse("des-64/iterative:ops=encrypt")
+    spec = parse(design)
     folder = ensure_design(spec)
-    result = AsicFlow().run(folder, tmp_path / "asic", {"liberty": liberty, "goal": "area"})
-    power = measure_power(spec, folder, result, tmp_path / "asic")
-    assert power["power_clock_mhz"] == result.measurements["fmax_mhz"]
+    result = AsicFlow().run(folder, work / "asic", {"liberty": liberty, "goal": "area"})
+    return result.measurements, measure_power(spec, folder, result, work / "asic")
+
+
+def test_power_of_a_des_core_from_its_activity(tmp_path: Path) -> None:
+    measurements, power = _area_end_power("des-64/iterative:ops=encrypt", tmp_path)
+    assert power["power_clock_mhz"] == measurements["fmax_mhz"]
     # Every net's pins annotated; busy half the time costs less, at 100 MHz less again.
     assert power["power_annotated_pins"] > 1000
     assert 0 < power["power_half_mw"] < power["power_mw"]
@@ -97,17 +102,7 @@ def test_power_of_a_des_core_from_its_activity(tmp_path: Path) -> None:
 def test_power_of_a_core_inside_its_simulation_wrapper(tmp_path: Path) -> None:
     """keys=loaded: the netlist is simulated inside the wrapper that writes its round keys; the
     activity is read from the core's scope, one level down, and annotates its pins."""
-    from cipherbench.cache import ensure_design
-    from cipherbench.flows.asic import AsicFlow
-    from cipherbench.power import measure_power
-
-    liberty = os.environ.get("CIPHERBENCH_LIBERTY")
-    if not liberty:
-        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
-    spec = parse("des-64/iterative:keys=loaded,ops=encrypt")
-    folder = ensure_design(spec)
-    result = AsicFlow().run(folder, tmp_path / "asic", {"liberty": liberty, "goal": "area"})
-    power = measure_power(spec, folder, result, tmp_path / "asic")
+    _, power = _area_end_power("des-64/iterative:keys=loaded,ops=encrypt", tmp_path)
     assert power["power_annotated_pins"] > 1000
     assert 0 < power["power_half_mw"] < power["power_mw"]
     assert 0.2 < power["power_mw"] / power["power_vectorless_mw"] < 5
