@@ -105,3 +105,19 @@ def test_the_asic_netlist_with_its_liberty_functions_passes(tmp_path: Path) -> N
     check = simulate_netlist(parse(DESIGN), folder, Path(result.artifacts["sim_netlist"]),
                              tmp_path, result.target)
     assert check["failed"] == 0 and check["passed"] > 200
+
+
+# iCE40 (twice as slow here: its router) with --runslow; the suite's ECP5 case covers the method.
+@pytest.mark.parametrize("family", [pytest.param("ice40", marks=pytest.mark.slow), "ecp5"])
+def test_the_fpga_netlist_with_its_primitive_models_passes(family: str, tmp_path: Path) -> None:
+    """The core as synthesized for the FPGA (LUT4, carry, flip-flop primitives, before placement)
+    with each primitive replaced by the family's simulation model: it computes DES."""
+    from cipherbench.flows.fpga import FpgaFlow
+
+    folder = ensure_design(parse(DESIGN))
+    result = FpgaFlow().run(folder, tmp_path / "fpga", {"family": family})
+    core = Path(result.artifacts["core_netlist"]).read_text()
+    assert ("SB_LUT4" if family == "ice40" else "LUT4") in core
+    check = simulate_netlist(parse(DESIGN), folder, Path(result.artifacts["sim_netlist"]),
+                             tmp_path, result.target)
+    assert check["failed"] == 0 and check["passed"] > 200

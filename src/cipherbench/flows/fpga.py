@@ -63,6 +63,10 @@ class Family:
     synth_ff_prefix: str
     synth_brams: tuple[str, ...]
     synth_dsps: tuple[str, ...]
+    # Yosys' command reading the family's own simulation models of its cells (its share
+    # folder, "+/"): they define each primitive's logic, so the synthesized core can be
+    # flattened into gates a simulator runs (issue 8: FPGA netlists simulated like ASIC ones).
+    sim_models: str = ""
     extra_synth: dict[str, str] = field(default_factory=dict)  # measurement -> synthesized cell
 
 
@@ -75,6 +79,9 @@ FAMILIES: dict[str, Family] = {
         lut_bel="TRELLIS_COMB", ff_bel="TRELLIS_FF", bram_bel="DP16KD", dsp_bel="MULT18X18D",
         synth_lut_weight={"LUT4": 1, "CCU2C": 2}, synth_ff_prefix="TRELLIS_FF",
         synth_brams=("DP16KD",), synth_dsps=("MULT18X18D",),
+        # NO_INCLUDES: cells_sim.v and common_sim.vh both include the FD1P3AX-style wrappers,
+        # which a synthesized netlist does not use (it has TRELLIS_FF).
+        sim_models="read_verilog -DNO_INCLUDES +/ecp5/cells_sim.v",
         extra_synth={"synth_lutram": "TRELLIS_DPR16X4"},
     ),
     "ice40": Family(
@@ -86,6 +93,7 @@ FAMILIES: dict[str, Family] = {
         lut_bel="ICESTORM_LC", ff_bel=None, bram_bel="ICESTORM_RAM", dsp_bel="ICESTORM_DSP",
         synth_lut_weight={"SB_LUT4": 1}, synth_ff_prefix="SB_DFF",
         synth_brams=("SB_RAM40_4K",), synth_dsps=("SB_MAC16",),
+        sim_models="read_verilog +/ice40/cells_sim.v",
     ),
 }
 assert set(FAMILIES) == set(FPGA_FAMILIES)
@@ -268,14 +276,18 @@ def _synthesize(
 ) -> tuple[dict[str, int], dict[str, int], dict[str, str]]:
     """Synthesize wrapper + core; return the core's and the wrapper's own cell counts."""
     stat, netlist = work / "fpga_stat.json", work / "fpga_netlist.json"
+    core_netlist = work / "fpga_core_netlist.v"
+    top = yosys_id(design.top)
     script = [
         yosys_read_verilog(design),
         f"read_verilog {wrapper}",
         f"hierarchy -check -top {WRAPPER}",
-        f"setattr -mod -set keep_hierarchy 1 {yosys_id(design.top)}",
+        f"setattr -mod -set keep_hierarchy 1 {top}",
         f"{family.synth} -top {WRAPPER}",
         YOSYS_DROP_MARKERS,
         f"tee -q -o {stat} stat -json",
+        # The core as synthesized (family primitives, before placement): simulated below.
+        f"select {top}", f"write_verilog -noattr -selected {core_netlist}", "select -clear",
         "flatten",  # nextpnr gets one flat netlist; the counts above keep the boundary
         f"write_json {netlist}",
     ]
@@ -286,8 +298,26 @@ def _synthesize(
         raise ToolFailed(f"Yosys statistics lack {design.top} or the wrapper (log: {log})")
     return (
         cells_by_type(modules[design.top]), cells_by_type(modules[WRAPPER]),
-        {"yosys_log": str(log), "netlist": str(netlist), "stat": str(stat)},
+        {"yosys_log": str(log), "netlist": str(netlist), "stat": str(stat),
+         "core_netlist": str(core_netlist),
+         "sim_netlist": str(_simulation_netlist(design, family, core_netlist, work))},
     )
+
+
+def _simulation_netlist(design: Design, family: Family, core_netlist: Path, work: Path) -> Path:
+    """The synthesized core with every primitive replaced by its simulation model, flattened:
+    Verilog the testbench runs on the RTL's vectors (study.py checks it before storing)."""
+    sim = work / "fpga_sim_netlist.v"
+    top = yosys_id(design.top)
+    script = [
+        f"read_verilog {core_netlist}",
+        family.sim_models,
+        f"hierarchy -check -top {top}",
+        "flatten", "proc", "opt_clean",
+        f"write_verilog -noattr {sim}",
+    ]
+    run_yosys_script("\n".join(script), work / "fpga_sim_netlist.log", timeout=YOSYS_TIMEOUT_S)
+    return sim
 
 
 def _synth_counts(family: Family, core: dict[str, int]) -> dict[str, int]:
