@@ -242,3 +242,14 @@ def test_report_section_follows_the_nsa_tables(tmp_path: Path) -> None:
     assert not (tmp_path / "none" / "nsa_speed_grades.csv").exists()
     assert all(p.name != "nsa_speed_grades.csv" for p in without)
     assert "throughput per area by speed grade" not in (tmp_path / "none" / "report.md").read_text()
+
+
+def test_a_report_without_grades_removes_an_earlier_grades_csv(tmp_path: Path) -> None:
+    from cipherbench.report import GRADES_CSV, write_report
+
+    stale = tmp_path / GRADES_CSV
+    stale.write_text("from an earlier report\n")
+    sugawara = tmp_path / "sugawara_fig11.png"
+    sugawara.write_bytes(b"old")
+    write_report([], tmp_path)
+    assert not stale.exists() and not sugawara.exists()

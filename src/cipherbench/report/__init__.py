@@ -187,6 +187,9 @@ def write_report(
         figures[SUGAWARA_SECTION] = html.figure_markup(
             s_svg, s_png, "Sugawara et al. Fig. 11: throughput against area, published and ours")
         written += [s_png, s_svg]
+    else:  # a figure left from an earlier report of other results would be read as this one's
+        for stale in plots.sugawara_plot_paths(out):
+            stale.unlink(missing_ok=True)
     md_path, csv_path, html_path = out / "report.md", out / "results.csv", out / "report.html"
     md_path.write_text(_markdown(title, sections, images), encoding="utf-8")
     csv_path.write_text(tables.to_csv(results), encoding="utf-8", newline="")
@@ -195,4 +198,6 @@ def write_report(
     if grades is not None:  # the points behind NSA Tables 13/14/17/18
         (out / GRADES_CSV).write_text(grades, encoding="utf-8", newline="")
         written.append(out / GRADES_CSV)
+    else:
+        (out / GRADES_CSV).unlink(missing_ok=True)
     return [md_path, csv_path, html_path, *written]

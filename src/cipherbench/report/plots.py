@@ -189,10 +189,14 @@ def sugawara_figure(points: dict[str, list[tuple[str, str, float, float]]]) -> F
     return fig
 
 
+def sugawara_plot_paths(out_dir: Path, stem: str = "sugawara_fig11") -> list[Path]:
+    return [out_dir / f"{stem}.png", out_dir / f"{stem}.svg"]
+
+
 def write_sugawara_plots(points: dict[str, list[tuple[str, str, float, float]]], out_dir: Path,
                          stem: str = "sugawara_fig11") -> list[Path]:
     """Write ``stem``.png and ``stem``.svg of :func:`sugawara_figure`; return their paths."""
-    paths = [out_dir / f"{stem}.png", out_dir / f"{stem}.svg"]
+    paths = sugawara_plot_paths(out_dir, stem)
     with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "cipherbench"}):
         fig = sugawara_figure(points)
         fig.savefig(paths[0], dpi=120, metadata={"Software": None})
