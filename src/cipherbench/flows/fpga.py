@@ -146,6 +146,10 @@ class FpgaFlow:
             report, pnr_artifacts = _place_and_route(tool, family, core, wrap, work_dir, effective)
         artifacts.update(pnr_artifacts)
         artifacts["wrapper"] = str(wrapper)
+        # Only for a core that fits: "does not fit" is a result with nothing to simulate.
+        artifacts["sim_netlist"] = str(_simulation_netlist(design, family,
+                                                           Path(artifacts["core_netlist"]),
+                                                           work_dir))
 
         measurements = {
             **_placed_counts(family, report, core, wrap),
@@ -299,8 +303,7 @@ def _synthesize(
     return (
         cells_by_type(modules[design.top]), cells_by_type(modules[WRAPPER]),
         {"yosys_log": str(log), "netlist": str(netlist), "stat": str(stat),
-         "core_netlist": str(core_netlist),
-         "sim_netlist": str(_simulation_netlist(design, family, core_netlist, work))},
+         "core_netlist": str(core_netlist)},
     )
 
 
