@@ -412,3 +412,14 @@ def test_shared_copies_match_the_package() -> None:
         for path in aesavs_files(key_bits):
             shared = shared_folder / path.name
             assert without_sources(read_rsp(shared)) == without_sources(read_rsp(path)), path.name
+
+
+def test_format_errors_stay_one_line_whatever_the_file_held() -> None:
+    """Hypothesis found a NESSIE file mutated to hold a lone carriage return inside a field name:
+    the error quoted it raw, a two-line message. Control characters are shown escaped."""
+    from cipherbench.verify import kat_formats, vectors
+
+    for module in (kat_formats, vectors):
+        message = str(module._fail("f.txt:19", "unexpected field Set 1, vector#  1:\r  ...", "key"))
+        assert message == "f.txt:19: unexpected field Set 1, vector#  1:\\r  ...; expected key"
+        assert message.isprintable()

@@ -54,7 +54,10 @@ class VectorCase:
 
 
 def _fail(where: str, problem: str, expected: str) -> CipherbenchError:
-    return CipherbenchError(f"{where}: {problem}; expected {expected}")
+    text = f"{where}: {problem}; expected {expected}"
+    # One line whatever the file held: a stray carriage return or control character in a
+    # quoted field is shown escaped (\\r), not printed.
+    return CipherbenchError("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
 
 
 def _read_text(path: Path) -> str:
