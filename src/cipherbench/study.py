@@ -122,11 +122,12 @@ def load_study(path: Path) -> Study:
         fpga.append(("fmax_search", True))
     seeds = data.get("fpga_seeds")
     if seeds is not None:
-        if (not isinstance(seeds, list) or not seeds
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in seeds)):
-            raise CipherbenchError(f"{path}: 'fpga_seeds' must be a non-empty list of whole "
-                                   f"numbers (nextpnr placement seeds)")
-        fpga.append(("seeds", sorted(set(seeds))))
+        from .flows.fpga import check_seeds
+
+        try:
+            fpga.append(("seeds", check_seeds(seeds)))
+        except CipherbenchError as exc:
+            raise CipherbenchError(f"{path}: 'fpga_seeds': {exc}") from exc
     return Study(
         name=str(data.get("name", Path(path).stem)),
         designs=tuple(parse(d) for d in designs),

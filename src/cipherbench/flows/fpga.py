@@ -167,6 +167,15 @@ class FpgaFlow:
         )
 
 
+def check_seeds(seeds: Any) -> list[int]:
+    """Placement seeds as the flow uses them (sorted, each once); a clear error otherwise."""
+    if (not isinstance(seeds, (list, tuple)) or not seeds
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in seeds)):
+        raise CipherbenchError(f"fpga setting seeds={seeds!r} must be a non-empty list of "
+                               f"whole numbers (placement seeds)")
+    return sorted(set(seeds))
+
+
 def _effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
     effective = {**DEFAULTS, **settings}
     name = effective["family"]
@@ -181,13 +190,8 @@ def _effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
     effective["package"] = effective["package"] or family.packages[effective["device"]]
     effective["freq_mhz"] = float(effective["freq_mhz"] or family.default_freq_mhz)
     effective["seed"] = int(effective["seed"])
-    seeds = effective["seeds"]
-    if seeds is not None:
-        if (not isinstance(seeds, (list, tuple)) or not seeds
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in seeds)):
-            raise CipherbenchError(f"fpga setting seeds={seeds!r} must be a non-empty list of "
-                                   f"whole numbers (placement seeds)")
-        effective["seeds"] = sorted(set(seeds))
+    if effective["seeds"] is not None:
+        effective["seeds"] = check_seeds(effective["seeds"])
     runs = effective["fmax_search_runs"]
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
         raise CipherbenchError(f"fpga setting fmax_search_runs={runs!r} must be a whole number "
