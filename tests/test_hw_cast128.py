@@ -1,7 +1,8 @@
 """The CAST-128 loop core (cast128/narrow: width=64, one round per clock, Sugawara et al. Fig. 10),
 simulated from its generated Verilog: every vector set both ways for all twelve key sizes, random
 blocks with key and key-size changes against the model, the exact cycle counts; the key-setup
-phases replayed in Python against the model's subkeys; the specs that cannot be built refused."""
+phases replayed in Python against the model's subkeys; the iterative and full pipelined cores
+with round keys loaded from outside; the specs that cannot be built refused."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import warnings
 
 import pytest
 
+from cipherbench.arch.base import CoreOptions
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.cast128 import model
 from cipherbench.ciphers.cast128.hw import (
     EXTRA_WORD,
+    CastHardware,
     PHASE_STEPS,
     SCHEDULE_SBOXES,
     lookup_source,
@@ -105,11 +108,62 @@ def test_cycle_counts_per_round_count() -> None:
     assert manifest["parameters"]["key_setup_12_rounds"] == 71
 
 
-@pytest.mark.parametrize("design", ["cast128/iterative", "cast128/unrolled", "cast128/pipelined"])
-def test_loop_generators_without_a_setup_are_refused(design: str) -> None:
-    # Kr1 = K17: no on-the-fly or one-entry-per-clock fill; the cipher offers only narrow.
-    with pytest.raises(CipherbenchError, match="valid: narrow"):
-        parse(design)
+# The generic generators take CAST-128's round keys from outside (keys=loaded): the loop core with
+# its one generic round, and a full pipeline for all twelve key sizes (units of one type per
+# direction folded to constants, the rest reading the type from the round key).
+LOADED_DESIGNS = ["cast128/iterative", "cast128/pipelined"]
+
+
+@pytest.mark.parametrize("design", LOADED_DESIGNS)
+def test_loaded_round_keys_on_the_generic_generators(design: str) -> None:
+    spec = parse(design)
+    assert dict(spec.params)["keys"] == "loaded"
+    report = verify_design(spec, ensure_design(spec), random_blocks=300)
+    assert report.failed == 0
+    counts = {s.name: s.passed for s in report.sets}
+    assert counts["rfc2144"] == RFC2144_CASES
+    assert counts["random-vs-model (300)"] == 300
+
+
+def test_full_pipeline_cycle_counts() -> None:
+    manifest = json.loads((ensure_design(parse("cast128/pipelined")) / "manifest.json").read_text())
+    by_size = manifest["cycles_by_key_size"]
+    for bits, counts in by_size.items():
+        rounds = 12 if int(bits) <= 80 else 16
+        # One block per clock, one clock per round; the key setup writes both walks of the
+        # round keys (2 x (R + 1) entries) and commits.
+        assert counts["initiation_interval"] == 1
+        assert counts["latency"] == counts["latency_decrypt"] == rounds
+        assert counts["key_setup_encrypt"] == counts["key_setup_decrypt"] == 2 * (rounds + 1) + 1
+
+
+def test_unit_types_fold_where_one_round_count_fixes_them() -> None:
+    one_size = CastHardware(CoreOptions(key_sizes=(128,)))
+    # Unit 0 of a 16-round pipeline: encryption round 1 (type 1), decryption round 16 (type 1).
+    assert one_size.unit_kinds(frozenset({1})) == (1, 1)
+    assert one_size.unit_kinds(frozenset({2})) == (2, 3)
+    every_size = CastHardware(CoreOptions(key_sizes=(80, 128)))
+    # Decryption round 1 is round 12 (type 3) or 16 (type 1): read from the round key.
+    assert every_size.unit_kinds(frozenset({1})) is None
+    # Only 16-round keys reach round 13: encryption round 13, decryption round 13 = round 4.
+    assert every_size.unit_kinds(frozenset({13})) == (1, 1)
+    assert every_size.unit_kinds(frozenset({14})) == (2, 3)
+    # A ring unit serving rounds 1 and 6 of encryption computes types 1 and 3.
+    assert one_size.unit_kinds(frozenset({1, 6})) is None
+    encrypt_only = CastHardware(CoreOptions(key_sizes=(80, 128), directions="encrypt"))
+    assert encrypt_only.unit_kinds(frozenset({1})) == (1, None)
+
+
+@pytest.mark.parametrize("design, match", [
+    ("cast128/unrolled", "valid: narrow, iterative, pipelined"),
+    ("cast128/iterative:keys=fly", "loaded"),
+    ("cast128/pipelined:keys=stored", "loaded"),
+    ("cast128/pipelined:inner=1", "inner must be 0..0"),
+])
+def test_generators_without_a_setup_are_refused(design: str, match: str) -> None:
+    # Kr1 = K17: no on-the-fly schedule, no one-entry-per-clock fill inside a core.
+    with pytest.raises(CipherbenchError, match=match):
+        build_core(parse(design))
 
 
 def test_only_the_full_width_is_offered() -> None:

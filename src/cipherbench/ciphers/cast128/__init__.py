@@ -63,6 +63,8 @@ CIPHER = CipherInfo(
     vector_sets=_vector_sets,
     # The loop core is the narrow architecture at the full 64-bit width: round keys computed once
     # per key by a setup program and kept (hw.py explains why the iterative generator cannot).
-    restricts={"keys": ("stored",), "width": ("64",)},
-    architectures=("narrow",),
+    # The iterative and pipelined generators take the round keys from outside (keys=loaded).
+    restricts={"keys": ("stored", "loaded"), "iterative:keys": ("loaded",),
+               "pipelined:keys": ("loaded",), "width": ("64",)},
+    architectures=("narrow", "iterative", "pipelined"),
 )

@@ -14,7 +14,7 @@ round is round 16, type 1, or round 12, type 3), so its decode costs nothing on 
 Each ASX is an adder from components/adders.py with the subtrahend inverted (carry in 1) and the
 XOR result (the adder's own propagate word) selected in XOR mode.
 
-The key schedule is why this is not an ``iterative`` core. Round i needs Km_i = K_i and
+The key schedule is why the loop core is not an ``iterative`` one. Round i needs Km_i = K_i and
 Kr_i = K_{16+i}, so round 1 already needs a subkey from the second pass over the x/z registers (five
 register updates of four dependent lines after the key arrives), and no step can be walked
 backward cheaply. The iterative generator starts encryption from the loaded key with no run-up and
@@ -22,6 +22,13 @@ fills its round-key memory one entry per clock in R+1 clocks, which would take a
 per clock in a chain; so the core computes the round keys once per key in a ``setup`` program of
 the narrow architecture (whose width=64 datapath is the whole 64-bit block: one round per clock) and
 keeps them, as Sugawara's design must too.
+
+The generic generators (iterative, pipelined) build CAST-128 with round keys loaded from outside
+(``keys=loaded``, Gaj & Chodowiec 4.1 b): ``CastRound`` is their round, the same round function in
+output coordinates, and keyring.py the ring of round keys the simulation harness steps to fill the
+core's memory. A unit that only ever computes rounds of one type per direction (a full pipeline's
+unit for a core of one round count) has its type as constants, which synthesis folds into its ASX
+units; every other unit reads the type from the round key.
 
 Key setup (RFC 2144 section 2.4): x and z are two 128-bit registers and S5, S6, S7, S8 one table
 each. The schedule runs as 16 phases of 5 clocks: even phases update z from x or x from z (four
@@ -57,6 +64,15 @@ from ...components.rotators import barrel_rotate_left
 from ...errors import CipherbenchError
 from ...interface import CoreShape
 from . import model
+from .keyring import (
+    KM_BITS,
+    KR_BITS,
+    RING_ENTRIES,
+    ROUND_KEY_BITS,
+    TYPE_BITS,
+    CastKeyRing,
+    round_type,
+)
 from .model import _K_GROUPS, _X_FROM_Z, _Z_FROM_X
 
 ADD, SUB, XOR = "add", "sub", "xor"
@@ -83,11 +99,6 @@ def round_count(key_bits: int) -> int:
 def setup_phases(key_bits: int) -> int:
     """Phases of the key setup: 12-round keys need K1-K12 and K17-K28 only (14 phases)."""
     return 14 if key_bits <= 80 else 16
-
-
-def round_type(round_number: int) -> int:
-    """Type (1, 2, 3) of round ``round_number`` (1-based, the cipher's own numbering)."""
-    return (round_number - 1) % 3 + 1
 
 
 def _wire(m: Module, value: Value, name: str) -> Signal:
@@ -344,6 +355,45 @@ class CastKeySchedule(Elaboratable):
                     m.d.sync += entry[f].eq(behind)
 
 
+def onehot_type(kind: int) -> int:
+    """The one-hot code of round type ``kind`` (bit kind-1)."""
+    return 1 << (kind - 1)
+
+
+class CastRound(RoundDatapath):
+    """One round for the generic generators, in output coordinates: the state holds R || L
+    (swapped), so the block loads swapped and the last round leaves the ciphertext R || L with no
+    multiplexer (the loop core's choice, CastLoop). Decryption is the same network with the round
+    keys (and types) in reverse order.
+
+    ``kinds``: (encryption type, decryption type) when every round this unit computes has one
+    type per direction (None for a direction the core lacks); None: the type comes from the round
+    key (bits ``RK_TYPE``)."""
+
+    def __init__(self, adder: str, kinds: tuple[int | None, int | None] | None) -> None:
+        super().__init__(block_bits=64, round_key_bits=ROUND_KEY_BITS)
+        self.adder = adder
+        self.kinds = kinds
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        m.submodules.f = f = CastRoundFunction(self.adder)
+        swapped = Cat(self.block_in[32:], self.block_in[:32])
+        source = _wire(m, Mux(self.first, swapped, self.state_in), "source")
+        m.d.comb += [f.d.eq(source[32:]), f.km.eq(self.rk[:KM_BITS]),
+                     f.kr.eq(self.rk[KM_BITS:KM_BITS + KR_BITS]), f.kind.eq(self._kind())]
+        m.d.comb += self.state_out.eq(Cat(source[32:], source[:32] ^ f.f))
+        return m
+
+    def _kind(self) -> Value:
+        if self.kinds is None:
+            return self.rk[KM_BITS + KR_BITS:KM_BITS + KR_BITS + TYPE_BITS]
+        enc, dec = self.kinds
+        if enc is None or dec is None:
+            return Const(onehot_type(enc if dec is None else dec), TYPE_BITS)
+        return Mux(self.decrypt, onehot_type(dec), onehot_type(enc))
+
+
 class CastLoop(NarrowDatapath):
     """The whole CAST-128 core for arch/narrow.py at width=64: the block register, the round
     function and the key schedule (placed as ``key_schedule``)."""
@@ -424,8 +474,13 @@ class CastLoop(NarrowDatapath):
 class CastHardware(CipherHardware):
     name = "cast128"
     block_bits = 64
-    round_key_bits = 37
-    key_state_bits = 128
+    round_key_bits = ROUND_KEY_BITS
+    key_state_bits = RING_ENTRIES * ROUND_KEY_BITS
+    # Decryption round r needs encryption round R+1-r's key: the Feistel layout (keyring.py).
+    stored_decryption = "walk"
+    # Only keys=loaded reaches the generic generators (the cipher's restricts): the ring never
+    # travels with a block nor fills a memory inside a measured core.
+    travelling_keys = False
 
     def __init__(self, options: CoreOptions) -> None:
         super().__init__(options)
@@ -433,25 +488,32 @@ class CastHardware(CipherHardware):
         if self.adder not in ADDER_KINDS:
             raise ValueError(f"adder={self.adder}")
 
-    # The generators built on RoundDatapath and KeyStep (iterative, unrolled, pipelined) cannot
-    # serve this schedule (module docstring). rounds() is the first thing each of them asks, in
-    # its constructor, so refusing there refuses them in one line before anything is built; the
-    # narrow generator takes its round counts from the programs and never asks.
-
     def rounds(self, key_bits: int) -> int:
-        raise self._refuse()
-
-    def _refuse(self) -> CipherbenchError:
-        return CipherbenchError(
-            "cast128: the key schedule needs a multi-clock setup before round 1 (Kr1 = K17 comes "
-            "from the second pass over x/z), which only the narrow generator runs; the loop core "
-            "is cast128/narrow:width=64")
+        return round_count(key_bits)
 
     def datapath(self) -> RoundDatapath:
-        raise self._refuse()
+        return CastRound(self.adder, None)
+
+    def unit_datapath(self, rounds: frozenset[int]) -> RoundDatapath:
+        return CastRound(self.adder, self.unit_kinds(rounds))
+
+    def unit_kinds(self, rounds: frozenset[int]) -> tuple[int | None, int | None] | None:
+        """(encryption, decryption) type of a unit computing ``rounds`` (each direction counting
+        its own), or None when a direction's rounds have several types: decryption round r is
+        cipher round R+1-r, so in a core for 12- and 16-round keys it depends on the key."""
+        counts = {round_count(k) for k in self.options.key_sizes}
+        enc = {round_type(r) for r in rounds if r <= max(counts)}
+        dec = {round_type(total + 1 - r) for r in rounds for total in counts if r <= total}
+        enc = enc if self.options.has_encrypt else set()
+        dec = dec if self.options.has_decrypt else set()
+        if len(enc) > 1 or len(dec) > 1:
+            return None
+        return (min(enc) if enc else None, min(dec) if dec else None)
 
     def key_step(self, key_len_bits: int, step_bits: int) -> KeyStep:
-        raise self._refuse()
+        # The simulation harness's fill only (keyring.py): no measured core steps this ring.
+        key_bits = max(self.options.key_sizes)
+        return CastKeyRing(tuple(self.options.key_sizes), key_bits, key_len_bits, step_bits)
 
     def narrow_datapath(self, width: int, keys: str = "stored") -> NarrowDatapath:
         if width != 64:
@@ -460,4 +522,6 @@ class CastHardware(CipherHardware):
         return CastLoop(self.options, self.adder)
 
     def describe(self) -> dict[str, object]:
-        return {"adder": self.adder}
+        return {"adder": self.adder, "sbox": "table", "data_sboxes": 4,
+                "round_function": "ASX x4 (add-sub-xor, Sugawara Fig. 10) + barrel rotator",
+                "state": "output coordinates (R || L): no output multiplexer"}
