@@ -9,6 +9,9 @@ import pytest
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--runslow", action="store_true", default=False,
                      help="run the long checks (tests marked slow, full iterated vector sets)")
+    parser.addoption("--differential-blocks", type=int, default=150, metavar="N",
+                     help="random blocks per core in tests/test_differential.py (the opt-in long "
+                          "run: 100000 with --runslow)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -6,10 +6,8 @@ with round keys loaded from outside; the specs that cannot be built refused."""
 
 from __future__ import annotations
 
-import gc
 import json
 import random
-import warnings
 
 import pytest
 
