@@ -61,8 +61,8 @@ def _record(spec_text: str, failed: int = 0) -> None:
     folder = design_dir(parse(spec_text))
     folder.mkdir(parents=True)
     (folder / RECORD).write_text(json.dumps({
-        "passed": 3500 - failed, "failed": failed, "known_answer": 2478, "random": 1000,
-        "key_agility": 96, "constant_time": "ok", "random_blocks": 1000, "seed": 2026,
+        "passed": 3700 - failed, "failed": failed, "known_answer": 2478, "random": 1000,
+        "oracle": 200, "key_agility": 96, "constant_time": "ok", "random_blocks": 1000, "seed": 2026,
         "date": "2026-11-21T18:02:07+00:00", "sets": {},
         "first_failures": ["ecb_tbl: case 4"] if failed else []}))
 
@@ -88,10 +88,10 @@ def test_list_shows_only_verified_designs(tmp_path: Path, monkeypatch: pytest.Mo
     lines = _designs_section(cli("list").stdout)
     assert lines[0].startswith(f"Designs verified on this machine (1 of {total} valid")
     assert re.fullmatch(r"  des-64/iterative +verified 2026-11-21: 2478 known-answer, 1000 random, "
-                        r"96 key changes, constant time ok", lines[1])
+                        r"200 oracle, 96 key changes, constant time ok", lines[1])
     assert lines[2].startswith("FAILED verification (1;")
     assert re.fullmatch(r"  aes-128/iterative:sbox=gf-inv +FAILED 2026-11-21: 3 mismatches of "
-                        r"3500 \(first: ecb_tbl: case 4\)", lines[3])
+                        r"3700 \(first: ecb_tbl: case 4\)", lines[3])
     assert len(lines) == 5 and lines[4].startswith(f"{total - 2} of {total} valid designs are not")
 
     every = _designs_section(cli("list", "--all").stdout)
@@ -105,7 +105,8 @@ def test_list_shows_only_verified_designs(tmp_path: Path, monkeypatch: pytest.Mo
 
     designs = {d["design"]: d for d in json.loads(cli("list", "--json").stdout)}
     assert designs["des-64/iterative"]["verification"] == {
-        "passed": 3500, "failed": 0, "known_answer": 2478, "random": 1000, "key_agility": 96,
+        "passed": 3700, "failed": 0, "known_answer": 2478, "random": 1000, "oracle": 200,
+        "key_agility": 96,
         "constant_time": "ok", "random_blocks": 1000, "seed": 2026,
         "date": "2026-11-21T18:02:07+00:00", "first_failures": []}
     assert designs["aes-128/iterative:sbox=gf-inv"]["verification"]["failed"] == 3
@@ -253,8 +254,8 @@ def test_run_then_report_and_warm_rerun(tmp_path: Path) -> None:
     assert re.search(r"des(-64)?/iterative", html) and "transistor" in html.lower()
     # Verified before it was measured, and its generic netlist simulated on the same vectors.
     md = (tmp_path / "rep" / "report.md").read_text()
-    assert re.search(r"\| des(-64)?/iterative \| pass \| \d+ \| 1000 \| ok \| "
-                     r"generic: \d+ passed, 0 failed \|", md)
+    assert re.search(r"\| des(-64)?/iterative \| pass \| \d+ \| 1000 \| 200 \(pycryptodome DES\) "
+                     r"\| ok \| generic: \d+ passed, 0 failed \|", md)
     assert (tmp_path / "rep" / "throughput_vs_area.png").read_bytes().startswith(b"\x89PNG")
 
 

@@ -14,8 +14,6 @@ Crypto++), not with cipherbench's models.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from oracles.blocks import Row, oracle_or_skip
 
@@ -23,6 +21,7 @@ from cipherbench.arch.registry import ARCHITECTURES
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.registry import ciphers
 from cipherbench.spec import DesignSpec, parse
+from cipherbench.verify import check
 from cipherbench.verify.check import check_cases
 from cipherbench.verify.sim import Simulator
 
@@ -59,17 +58,10 @@ LONG = [d for d in every_architecture() if d not in SHORT]
 def random_rows(spec: DesignSpec, blocks: int, block_bytes: int) -> list[Row]:
     """``blocks`` rows: a new random key every KEY_CHANGE_EVERY (the core's key sizes in turn),
     random blocks, directions at random among those the core has."""
-    rng = random.Random(f"{SEED}-{spec}")
     ops = spec.param_dict.get("ops", "both")
     directions = {"encrypt": [False], "decrypt": [True]}.get(ops, [False, True])
-    sizes = sorted(spec.key_sizes)
-    rows: list[Row] = []
-    key = b""
-    for i in range(blocks):
-        if i % KEY_CHANGE_EVERY == 0:
-            key = rng.randbytes(sizes[(i // KEY_CHANGE_EVERY) % len(sizes)] // 8)
-        rows.append((key, rng.randbytes(block_bytes), rng.choice(directions)))
-    return rows
+    return check.random_rows(spec.key_sizes, block_bytes, blocks, f"{SEED}-{spec}",
+                             KEY_CHANGE_EVERY, directions)
 
 
 def run_against_oracle(design: str, blocks: int) -> tuple[str, int]:

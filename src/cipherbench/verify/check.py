@@ -107,28 +107,41 @@ def _compare(cases: list[Case], order: list[int], trace: SimTrace, fail_limit: i
     return result
 
 
-def random_cases(model: CipherModel, key_sizes: Iterable[int], n: int, seed: int,
-                 key_change_every: int = 7) -> list[Case]:
-    """``n`` cases from the model: a new random key every ``key_change_every`` cases (key sizes
-    taken in turn, so every size appears), random blocks, directions mixed at random."""
+# (key, input block, decrypt?): a case before anyone has computed its expected output.
+Row = tuple[bytes, bytes, bool]
+
+
+def random_rows(key_sizes: Iterable[int], block_bytes: int, n: int, seed: int | str,
+                key_change_every: int = 7,
+                directions: Sequence[bool] = (False, True)) -> list[Row]:
+    """``n`` random rows: a new random key every ``key_change_every`` rows (key sizes taken in
+    turn, so every size appears), random blocks, directions mixed at random among
+    ``directions``."""
     sizes = sorted(set(key_sizes))
     if not sizes:
-        raise CipherbenchError("random_cases needs at least one key size")
-    bad = [s for s in sizes if s not in model.key_sizes or s % 8]
-    if bad:
-        raise CipherbenchError(f"{model.name} has no {bad[0]}-bit keys")
+        raise CipherbenchError("random cases need at least one key size")
     if key_change_every < 1:
         raise CipherbenchError("key_change_every must be >= 1")
     rng = random.Random(seed)
-    block_bytes = model.block_bits // 8
-    cases: list[Case] = []
+    rows: list[Row] = []
     key = b""
     for i in range(n):
         if i % key_change_every == 0:
             size = sizes[(i // key_change_every) % len(sizes)]
             key = rng.randbytes(size // 8)
         data = rng.randbytes(block_bytes)
-        decrypt = rng.random() < 0.5
-        expected = model.decrypt(key, data) if decrypt else model.encrypt(key, data)
-        cases.append((key, data, expected, decrypt))
-    return cases
+        decrypt = rng.random() < 0.5 if len(directions) > 1 else directions[0]
+        rows.append((key, data, decrypt))
+    return rows
+
+
+def random_cases(model: CipherModel, key_sizes: Iterable[int], n: int, seed: int,
+                 key_change_every: int = 7) -> list[Case]:
+    """``n`` cases from the model on ``random_rows`` (both directions)."""
+    sizes = sorted(set(key_sizes))
+    bad = [s for s in sizes if s not in model.key_sizes or s % 8]
+    if bad:
+        raise CipherbenchError(f"{model.name} has no {bad[0]}-bit keys")
+    rows = random_rows(sizes, model.block_bits // 8, n, seed, key_change_every)
+    return [(key, data, model.decrypt(key, data) if decrypt else model.encrypt(key, data), decrypt)
+            for key, data, decrypt in rows]

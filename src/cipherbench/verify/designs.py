@@ -1,5 +1,6 @@
 """Verify a generated design: every known-answer set of its cipher, then random blocks against the
-reference model with key changes, all by simulating the generated Verilog."""
+reference model and against an independent oracle (verify/oracles.py) with key changes, all by
+simulating the generated Verilog."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ class SetOutcome:
 class VerifyReport:
     design: str
     sets: list[SetOutcome]
+    # What was not checked and why (an oracle whose package is not installed).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> int:
@@ -58,9 +61,11 @@ def applicable(case_key: bytes, case_decrypt: bool, spec: DesignSpec) -> bool:
 def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 1000,
                   seed: int = 2026, on_set: Callable[[SetOutcome], None] | None = None,
                   key_change_blocks: int = 48, constant_time_keys: int = 24,
-                  trace: bool = False) -> VerifyReport:
+                  oracle_blocks: int = 200, trace: bool = False) -> VerifyReport:
     """Known-answer sets, random blocks against the model (a key change every few blocks, each
-    drained first), then ``key_change_blocks`` blocks each under a new key offered without
+    drained first), ``oracle_blocks`` random blocks against the cipher's independent oracle (a
+    note instead where its package is missing), then ``key_change_blocks`` blocks each under a
+    new key offered without
     draining: a pipelined core takes them while older blocks are in flight (NSA key agility),
     any other core must hold the key until it is ready; both must give the model's results.
     Last, the constant-time set: ``constant_time_keys`` random keys per key size and direction,
@@ -72,6 +77,7 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
     sim = Simulator(design_dir, trace=trace)
     sim.build()
     outcomes = []
+    notes: list[str] = []
     sets = list(info.vector_sets(spec.key_sizes)) if info.vector_sets else []
     for name, cases in sets:
         usable = [(c.key, c.data, c.expected, c.decrypt) for c in cases
@@ -93,6 +99,14 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
         outcomes.append(outcome)
         if on_set:
             on_set(outcome)
+    if oracle_blocks:
+        outcome, note = check_against_oracle(sim, spec, oracle_blocks, seed)
+        if outcome:
+            outcomes.append(outcome)
+            if on_set:
+                on_set(outcome)
+        if note:
+            notes.append(note)
     if key_change_blocks:
         model = info.model()
         for decrypt in _directions(spec):
@@ -111,7 +125,32 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
         outcomes.append(outcome)
         if on_set:
             on_set(outcome)
-    return VerifyReport(str(spec), outcomes)
+    return VerifyReport(str(spec), outcomes, notes)
+
+
+ORACLE_SET = "random-vs-oracle"
+
+
+def check_against_oracle(sim: Simulator, spec: DesignSpec, blocks: int,
+                         seed: int) -> tuple[SetOutcome | None, str | None]:
+    """``blocks`` random blocks (a new key every 5, key sizes in turn, the core's directions)
+    against the cipher's independent oracle: (the set, None), or (None, why not) when the
+    oracle's package is missing."""
+    from .check import check_cases, random_rows
+    from .oracles import OracleUnavailable, oracle_for
+
+    try:
+        oracle = oracle_for(spec.cipher)
+    except OracleUnavailable as why:
+        return None, f"{ORACLE_SET}: not checked ({why})"
+    block_bytes = ciphers()[spec.cipher].block_bits // 8
+    rows = random_rows(spec.key_sizes, block_bytes, blocks, f"{seed}-oracle", 5,
+                       _directions(spec))
+    cases = [(key, data, want, decrypt)
+             for (key, data, decrypt), want in zip(rows, oracle.answer(rows), strict=True)]
+    result = check_cases(sim, cases)
+    return SetOutcome(f"{ORACLE_SET} ({len(cases)}, {oracle.name})", result.passed,
+                      result.failed, list(result.first_failures)), None
 
 
 def check_constant_time(sim: Simulator, model: CipherModel, spec: DesignSpec, keys: int = 24,

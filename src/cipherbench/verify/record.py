@@ -2,7 +2,8 @@
 
 ``cipherbench run`` measures nothing it has not verified: before the flows run, every design goes
 through ``verify_design`` (every known-answer set of its cipher, random blocks against the model
-with key changes, a new key per block without draining, the constant-time set). The summary is
+and against an independent oracle with key changes, a new key per block without draining, the
+constant-time set). The summary is
 kept beside the design as ``verification.json`` (written once per generated design, atomically, so
 concurrent jobs of one design never read half of it) and copied into every result's provenance
 (``provenance["verification"]``), where the report's trust table reads it. A failing design is a
@@ -26,6 +27,9 @@ from ..errors import CipherbenchError
 from ..spec import DesignSpec
 
 RECORD = "verification.json"
+# What a record's checks are: a record of an older procedure is verified again before a run
+# (2: random blocks against an independent oracle added).
+PROCEDURE = 2
 # What a run verifies with (``cipherbench verify``'s defaults).
 RANDOM_BLOCKS = 1000
 SEED = 2026
@@ -42,15 +46,28 @@ def summarize(report: Any, random_blocks: int = RANDOM_BLOCKS, seed: int = SEED)
         "passed": report.passed,
         "failed": report.failed,
         "known_answer": total(lambda n: not n.startswith(("random", "new key", "constant"))),
-        "random": total(lambda n: n.startswith("random")),
+        "random": total(lambda n: n.startswith("random-vs-model")),
+        "oracle": _oracle(report),
         "key_agility": total(lambda n: n.startswith("new key")),
         "constant_time": next((("ok" if s.failed == 0 else "varies") for s in report.sets
                                if s.name.startswith("constant time")), "not checked"),
         "sets": sets,
         "random_blocks": random_blocks,
         "seed": seed,
+        "procedure": PROCEDURE,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+
+
+def _oracle(report: Any) -> int | str:
+    """Blocks passed against the independent oracle, or why it was not checked."""
+    from .designs import ORACLE_SET
+
+    sets = [s for s in report.sets if s.name.startswith(ORACLE_SET)]
+    if sets:
+        return sum(s.passed for s in sets)
+    notes = [n for n in getattr(report, "notes", []) if n.startswith(ORACLE_SET)]
+    return notes[0].split(": ", 1)[1] if notes else "not checked"
 
 
 def read_record(design_dir: Path) -> dict[str, Any] | None:
@@ -66,6 +83,8 @@ def ensure_verified(spec: DesignSpec, design_dir: Path,
     """The design's record, verifying it first unless a record is there; a design with any
     failure raises CipherbenchError (and its failing record stays, so it is not re-simulated)."""
     record = read_record(design_dir)
+    if record is not None and record.get("procedure", 1) < PROCEDURE and not record.get("failed"):
+        record = None  # passed an older, smaller procedure: verify again
     if record is None:
         from .designs import verify_design
 
@@ -112,8 +131,11 @@ def describe(record: dict[str, Any]) -> str:
     time ok``, or ``FAILED 2026-11-21: 3 mismatches of 13 (first: ...)``."""
     date = str(record.get("date", ""))[:10] or "undated"
     if passed(record):
+        oracle = record.get("oracle", "not checked")
+        oracle_text = f"{oracle} oracle" if isinstance(oracle, int) else "oracle not checked"
         return (f"verified {date}: {record.get('known_answer', '?')} known-answer, "
-                f"{record.get('random', '?')} random, {record.get('key_agility', '?')} key changes, "
+                f"{record.get('random', '?')} random, {oracle_text}, "
+                f"{record.get('key_agility', '?')} key changes, "
                 f"constant time {record.get('constant_time', 'not checked')}")
     failed = record.get("failed", "?")
     total = failed + record.get("passed", 0) if isinstance(failed, int) else "?"
@@ -125,7 +147,7 @@ def summary(record: dict[str, Any] | None) -> dict[str, Any] | None:
     """The record without its per-set detail (for ``cipherbench list --json``)."""
     if record is None:
         return None
-    keys = ("passed", "failed", "known_answer", "random", "key_agility", "constant_time",
+    keys = ("passed", "failed", "known_answer", "random", "oracle", "key_agility", "constant_time",
             "random_blocks", "seed", "date", "first_failures")
     return {key: record[key] for key in keys if key in record}
 
