@@ -9,4 +9,6 @@ fi
 if [[ -z "${CIPHERBENCH_KAT:-}" && -d ../shared/kat ]]; then
   export CIPHERBENCH_KAT="$(cd ../shared/kat && pwd)"
 fi
-exec .venv/bin/python -m pytest -q -ra --durations=25 "$@"
+# One worker per CPU (pytest-xdist), each test file on one worker: a file's module fixtures are
+# built once, and the design and simulator caches are safe for concurrent use. `-n 0` runs serially.
+exec .venv/bin/python -m pytest -q -ra --durations=25 -n auto --dist loadfile "$@"

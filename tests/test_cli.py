@@ -254,7 +254,8 @@ def test_run_then_report_and_warm_rerun(tmp_path: Path) -> None:
     assert re.search(r"des(-64)?/iterative", html) and "transistor" in html.lower()
     # Verified before it was measured, and its generic netlist simulated on the same vectors.
     md = (tmp_path / "rep" / "report.md").read_text()
-    assert re.search(r"\| des(-64)?/iterative \| pass \| \d+ \| 1000 \| 200 \(pycryptodome DES\) "
+    assert re.search(r"\| des(-64)?/iterative \| pass \| \d+ \| none for des \| 1000 \| "
+                     r"200 \(pycryptodome DES\) "
                      r"\| ok \| generic: \d+ passed, 0 failed \|", md)
     assert (tmp_path / "rep" / "throughput_vs_area.png").read_bytes().startswith(b"\x89PNG")
 

@@ -71,6 +71,7 @@ def test_the_record_is_written_once(tmp_path: Path) -> None:
     assert record["constant_time"] == "ok" and record["known_answer"] > 0
     # 200 random blocks against pycryptodome's DES (a dependency: always there), all encryptions.
     assert record["oracle"] == 200
+    assert record["mct"] == "none for des"
     assert record["sets"]["random-vs-oracle (200, pycryptodome DES)"] == {"passed": 200,
                                                                          "failed": 0}
     assert json.loads((folder / RECORD).read_text())["date"] == record["date"]
@@ -84,9 +85,10 @@ def _result(design: str, provenance: dict) -> Result:
 
 def test_trust_table_rows() -> None:
     record = {"failed": 0, "passed": 1300, "known_answer": 80, "random": 1000, "oracle": 200,
+              "mct": "none for des",
               "constant_time": "ok",
               "sets": {"random-vs-oracle (200, pycryptodome DES)": {"passed": 200, "failed": 0}}}
-    unchecked = {"failed": 0, "passed": 1100, "known_answer": 80, "random": 1000,
+    unchecked = {"failed": 0, "passed": 1100, "known_answer": 80, "random": 1000, "mct": 12,
                  "oracle": "not checked (Botan's Python binding is missing)",
                  "constant_time": "ok"}
     check = {"netlist": "generic", "passed": 300, "failed": 0}
@@ -96,10 +98,10 @@ def test_trust_table_rows() -> None:
                          _result("misty1/iterative", {"verification": unchecked})])
     assert table.rows == [
         ["aes-128/iterative", "no record (measured by an older version)", "-", "-", "-", "-",
-         "-"],
-        ["des/iterative", "pass", "80", "1000", "200 (pycryptodome DES)", "ok",
+         "-", "-"],
+        ["des/iterative", "pass", "80", "none for des", "1000", "200 (pycryptodome DES)", "ok",
          "generic: 300 passed, 0 failed"],
-        ["misty1/iterative", "pass", "80", "1000",
+        ["misty1/iterative", "pass", "80", "12 checkpoints", "1000",
          "not checked (Botan's Python binding is missing)", "ok", "-"],
     ]
 

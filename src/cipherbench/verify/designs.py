@@ -61,10 +61,13 @@ def applicable(case_key: bytes, case_decrypt: bool, spec: DesignSpec) -> bool:
 def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 1000,
                   seed: int = 2026, on_set: Callable[[SetOutcome], None] | None = None,
                   key_change_blocks: int = 48, constant_time_keys: int = 24,
-                  oracle_blocks: int = 200, trace: bool = False) -> VerifyReport:
+                  oracle_blocks: int = 200, mct_outer: int = 0,
+                  trace: bool = False) -> VerifyReport:
     """Known-answer sets, random blocks against the model (a key change every few blocks, each
     drained first), ``oracle_blocks`` random blocks against the cipher's independent oracle (a
-    note instead where its package is missing), then ``key_change_blocks`` blocks each under a
+    note instead where its package is missing), the first ``mct_outer`` outer iterations of the
+    cipher's Monte Carlo test if it has one (AESAVS; the Serpent and MARS submission files), then
+    ``key_change_blocks`` blocks each under a
     new key offered without
     draining: a pipelined core takes them while older blocks are in flight (NSA key agility),
     any other core must hold the key until it is ready; both must give the model's results.
@@ -107,6 +110,11 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
                 on_set(outcome)
         if note:
             notes.append(note)
+    if mct_outer:
+        for outcome in check_monte_carlo(sim, spec, mct_outer, notes):
+            outcomes.append(outcome)
+            if on_set:
+                on_set(outcome)
     if key_change_blocks:
         model = info.model()
         for decrypt in _directions(spec):
@@ -129,6 +137,28 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
 
 
 ORACLE_SET = "random-vs-oracle"
+MCT_SET = "monte-carlo"
+
+
+def check_monte_carlo(sim: Simulator, spec: DesignSpec, outer: int,
+                      notes: list[str]) -> list[SetOutcome]:
+    """The first ``outer`` outer iterations (of 1,000 or 10,000 chained blocks each) of the
+    cipher's Monte Carlo test, per key size and direction; a note in ``notes`` where the cipher
+    has none or its files are absent."""
+    from ..errors import CipherbenchError
+    from .mct import cipher_mct, hardware_chain, mct_ciphers
+
+    if spec.cipher not in mct_ciphers():
+        notes.append(f"{MCT_SET}: none for {spec.cipher}")
+        return []
+    try:
+        runs = cipher_mct(spec.cipher, hardware_chain(sim), spec.key_sizes, _directions(spec),
+                          outer)
+    except CipherbenchError as why:
+        notes.append(f"{MCT_SET}: not checked ({why})")
+        return []
+    return [SetOutcome(f"{MCT_SET}: {run.name}", run.passed, run.failed, list(run.first_failures))
+            for run in runs]
 
 
 def check_against_oracle(sim: Simulator, spec: DesignSpec, blocks: int,

@@ -28,11 +28,15 @@ from ..spec import DesignSpec
 
 RECORD = "verification.json"
 # What a record's checks are: a record of an older procedure is verified again before a run
-# (2: random blocks against an independent oracle added).
-PROCEDURE = 2
+# (2: random blocks against an independent oracle; 3: and the Monte Carlo test's first
+# iterations).
+PROCEDURE = 3
 # What a run verifies with (``cipherbench verify``'s defaults).
 RANDOM_BLOCKS = 1000
 SEED = 2026
+# Outer iterations of the cipher's Monte Carlo test (2 x 1,000 chained blocks per key size and
+# direction for AES; the whole test is benchmarks/mct_hw.py).
+MCT_OUTER = 2
 
 
 def summarize(report: Any, random_blocks: int = RANDOM_BLOCKS, seed: int = SEED) -> dict[str, Any]:
@@ -45,7 +49,9 @@ def summarize(report: Any, random_blocks: int = RANDOM_BLOCKS, seed: int = SEED)
     return {
         "passed": report.passed,
         "failed": report.failed,
-        "known_answer": total(lambda n: not n.startswith(("random", "new key", "constant"))),
+        "known_answer": total(lambda n: not n.startswith(("random", "new key", "constant",
+                                                          "monte-carlo"))),
+        "mct": _mct(report),
         "random": total(lambda n: n.startswith("random-vs-model")),
         "oracle": _oracle(report),
         "key_agility": total(lambda n: n.startswith("new key")),
@@ -70,6 +76,17 @@ def _oracle(report: Any) -> int | str:
     return notes[0].split(": ", 1)[1] if notes else "not checked"
 
 
+def _mct(report: Any) -> int | str:
+    """Monte Carlo checkpoints passed, or why none ran."""
+    from .designs import MCT_SET
+
+    sets = [s for s in report.sets if s.name.startswith(MCT_SET)]
+    if sets:
+        return sum(s.passed for s in sets)
+    notes = [n for n in getattr(report, "notes", []) if n.startswith(MCT_SET)]
+    return notes[0].split(": ", 1)[1] if notes else "not checked"
+
+
 def read_record(design_dir: Path) -> dict[str, Any] | None:
     path = design_dir / RECORD
     try:
@@ -90,7 +107,8 @@ def ensure_verified(spec: DesignSpec, design_dir: Path,
 
         if progress:
             progress(f"verifying {spec} (known answers, random, key changes, constant time)")
-        report = verify_design(spec, design_dir, random_blocks=RANDOM_BLOCKS, seed=SEED)
+        report = verify_design(spec, design_dir, random_blocks=RANDOM_BLOCKS, seed=SEED,
+                               mct_outer=MCT_OUTER)
         record = write_record(design_dir, report)
     if record["failed"]:
         first = "; ".join(record.get("first_failures", [])) or "see cipherbench verify"
@@ -147,7 +165,8 @@ def summary(record: dict[str, Any] | None) -> dict[str, Any] | None:
     """The record without its per-set detail (for ``cipherbench list --json``)."""
     if record is None:
         return None
-    keys = ("passed", "failed", "known_answer", "random", "oracle", "key_agility", "constant_time",
+    keys = ("passed", "failed", "known_answer", "mct", "random", "oracle", "key_agility",
+            "constant_time",
             "random_blocks", "seed", "date", "first_failures")
     return {key: record[key] for key in keys if key in record}
 
