@@ -38,6 +38,7 @@ from cipherbench.ciphers.camellia.vectors import RFC3713_A, known_answers, ntt_f
 from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import iterate, read_cryptopp_dat, read_cryptopp_txt, read_nessie
 from cipherbench.verify.vectors import VectorCase, kat_root
+from cipherbench.verify.oracles import PycaEcb
 
 
 def _kat_file(name: str) -> Path:
@@ -277,26 +278,11 @@ def test_random_workload_covers_every_key_size(workload) -> None:
     assert sizes == dict.fromkeys((128, 192, 256), RANDOM_BLOCKS)
 
 
-class _PycaEcb:
-    """cryptography's ECB contexts behind encrypt/decrypt methods, for ``per_key``."""
-
-    def __init__(self, algorithm: object) -> None:
-        from cryptography.hazmat.primitives.ciphers import Cipher, modes
-
-        self.cipher = Cipher(algorithm, modes.ECB())  # type: ignore[arg-type]
-
-    def encrypt(self, block: bytes) -> bytes:
-        return self.cipher.encryptor().update(block)
-
-    def decrypt(self, block: bytes) -> bytes:
-        return self.cipher.decryptor().update(block)
-
-
 def test_random_blocks_against_cryptography(workload) -> None:
     algorithms = pytest.importorskip("cryptography.hazmat.decrepit.ciphers.algorithms")
 
     def make(key: bytes) -> object:
-        return _PycaEcb(algorithms.Camellia(key))
+        return PycaEcb(algorithms.Camellia(key))
 
     for results in workload.values():
         _assert_same(results, per_key(results, make, "encrypt"), per_key(results, make, "decrypt"))

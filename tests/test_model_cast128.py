@@ -37,6 +37,7 @@ from cipherbench.ciphers.cast128.vectors import RFC2144_B1, RFC2144_B2, cast5_ec
 from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import iterate, read_cryptopp_dat, read_nessie
 from cipherbench.verify.vectors import kat_root, read_rsp
+from cipherbench.verify.oracles import PycaEcb
 
 SBOXES = (S1, S2, S3, S4, S5, S6, S7, S8)
 
@@ -283,26 +284,11 @@ def test_random_blocks_against_pycryptodome(workload) -> None:
         _assert_same(results, per_key(results, make, "encrypt"), per_key(results, make, "decrypt"))
 
 
-class _PycaEcb:
-    """cryptography's ECB contexts behind encrypt/decrypt methods, for ``per_key``."""
-
-    def __init__(self, algorithm: object) -> None:
-        from cryptography.hazmat.primitives.ciphers import Cipher, modes
-
-        self.cipher = Cipher(algorithm, modes.ECB())  # type: ignore[arg-type]
-
-    def encrypt(self, block: bytes) -> bytes:
-        return self.cipher.encryptor().update(block)
-
-    def decrypt(self, block: bytes) -> bytes:
-        return self.cipher.decryptor().update(block)
-
-
 def test_random_blocks_against_cryptography(workload) -> None:
     algorithms = pytest.importorskip("cryptography.hazmat.decrepit.ciphers.algorithms")
 
     def make(key: bytes) -> object:
-        return _PycaEcb(algorithms.CAST5(key))
+        return PycaEcb(algorithms.CAST5(key))
 
     for results in workload.values():
         _assert_same(results, per_key(results, make, "encrypt"), per_key(results, make, "decrypt"))

@@ -44,6 +44,7 @@ from cipherbench.ciphers.des.vectors import (
 from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import IteratedCase, iterate, read_cryptopp_dat, read_nessie
 from cipherbench.verify.vectors import VectorCase, kat_root, read_rsp
+from cipherbench.verify.oracles import PycaEcb
 
 # --- tables -----------------------------------------------------------------------------------------------
 
@@ -324,27 +325,12 @@ def test_random_blocks_against_pycryptodome(workload) -> None:
     _assert_same(workload, per_key(workload, make, "encrypt"), per_key(workload, make, "decrypt"))
 
 
-class _PycaEcb:
-    """cryptography's ECB contexts behind encrypt/decrypt methods, for ``per_key``."""
-
-    def __init__(self, algorithm: object) -> None:
-        from cryptography.hazmat.primitives.ciphers import Cipher, modes
-
-        self.cipher = Cipher(algorithm, modes.ECB())  # type: ignore[arg-type]
-
-    def encrypt(self, block: bytes) -> bytes:
-        return self.cipher.encryptor().update(block)
-
-    def decrypt(self, block: bytes) -> bytes:
-        return self.cipher.decryptor().update(block)
-
-
 def test_random_blocks_against_cryptography(workload) -> None:
     algorithms = pytest.importorskip("cryptography.hazmat.decrepit.ciphers.algorithms")
 
     def make(key: bytes) -> object:
         # TripleDES with K1 = K2 = K3 is single DES (EDE collapses to one encryption).
-        return _PycaEcb(algorithms.TripleDES(key * 3))
+        return PycaEcb(algorithms.TripleDES(key * 3))
 
     _assert_same(workload, per_key(workload, make, "encrypt"), per_key(workload, make, "decrypt"))
 

@@ -37,6 +37,7 @@ from cipherbench.ciphers.seed.vectors import EXAMPLES, known_answers, rfc4269_rs
 from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import iterate, read_cryptopp_txt, read_nessie
 from cipherbench.verify.vectors import kat_root, read_rsp
+from cipherbench.verify.oracles import PycaEcb
 
 
 def _kat_file(name: str) -> Path:
@@ -237,26 +238,11 @@ def _assert_same(results: list[RandomResult], encrypted: list[bytes], decrypted:
     assert not found, f"{len(found)} mismatches, first: {found[:3]}"
 
 
-class _PycaEcb:
-    """cryptography's ECB contexts behind encrypt/decrypt methods, for ``per_key``."""
-
-    def __init__(self, algorithm: object) -> None:
-        from cryptography.hazmat.primitives.ciphers import Cipher, modes
-
-        self.cipher = Cipher(algorithm, modes.ECB())  # type: ignore[arg-type]
-
-    def encrypt(self, block: bytes) -> bytes:
-        return self.cipher.encryptor().update(block)
-
-    def decrypt(self, block: bytes) -> bytes:
-        return self.cipher.decryptor().update(block)
-
-
 def test_random_blocks_against_cryptography(workload) -> None:
     algorithms = pytest.importorskip("cryptography.hazmat.decrepit.ciphers.algorithms")
 
     def make(key: bytes) -> object:
-        return _PycaEcb(algorithms.SEED(key))
+        return PycaEcb(algorithms.SEED(key))
 
     assert len(workload) == RANDOM_BLOCKS
     _assert_same(workload, per_key(workload, make, "encrypt"), per_key(workload, make, "decrypt"))

@@ -29,6 +29,7 @@ from cipherbench.ciphers.tdea.vectors import NOT_TDEA_FILES, SP800_67_B, known_a
 from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import IteratedCase, iterate, read_cryptopp_dat, read_nessie
 from cipherbench.verify.vectors import kat_root, read_rsp
+from cipherbench.verify.oracles import PycaEcb
 
 K1, K2, K3 = (bytes.fromhex(k) for k in ("0123456789abcdef", "23456789abcdef01", "456789abcdef0123"))
 
@@ -281,27 +282,12 @@ def test_random_blocks_against_pycryptodome(workload) -> None:
         _assert_same(results, per_key(results, make, "encrypt"), per_key(results, make, "decrypt"))
 
 
-class _PycaEcb:
-    """cryptography's ECB contexts behind encrypt/decrypt methods, for ``per_key``."""
-
-    def __init__(self, algorithm: object) -> None:
-        from cryptography.hazmat.primitives.ciphers import Cipher, modes
-
-        self.cipher = Cipher(algorithm, modes.ECB())  # type: ignore[arg-type]
-
-    def encrypt(self, block: bytes) -> bytes:
-        return self.cipher.encryptor().update(block)
-
-    def decrypt(self, block: bytes) -> bytes:
-        return self.cipher.decryptor().update(block)
-
-
 def test_random_blocks_against_cryptography(workload) -> None:
     algorithms = pytest.importorskip("cryptography.hazmat.decrepit.ciphers.algorithms")
 
     def make(key: bytes) -> object:
         # cryptography deprecates 16-byte keys; K1 || K2 || K1 is the same 2-key cipher.
-        return _PycaEcb(algorithms.TripleDES(key if len(key) == 24 else key + key[:8]))
+        return PycaEcb(algorithms.TripleDES(key if len(key) == 24 else key + key[:8]))
 
     for results in workload.values():
         _assert_same(results, per_key(results, make, "encrypt"), per_key(results, make, "decrypt"))

@@ -172,7 +172,7 @@ def _per_key(make: Callable[[bytes], object]) -> Answer:
     return answer
 
 
-class _PycaEcb:
+class PycaEcb:
     """cryptography's ECB contexts behind encrypt/decrypt methods."""
 
     def __init__(self, algorithm: object) -> None:
@@ -196,7 +196,7 @@ def _pyca_answer(name: str, decrepit: bool, key_of: Callable[[bytes], bytes] = b
     except ImportError as why:
         raise OracleUnavailable(f"cryptography is not installed (pip install cryptography): "
                                 f"{why}") from why
-    return _per_key(lambda key: _PycaEcb(getattr(algorithms, name)(key_of(key))))
+    return _per_key(lambda key: PycaEcb(getattr(algorithms, name)(key_of(key))))
 
 
 def _three_keys(key: bytes) -> bytes:

@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable
 
 from ..errors import CipherbenchError
 from ..spec import DesignSpec
+from .designs import MCT_SET, ORACLE_SET
 
 RECORD = "verification.json"
 # What a record's checks are: a record of an older procedure is verified again before a run
@@ -51,9 +52,9 @@ def summarize(report: Any, random_blocks: int = RANDOM_BLOCKS, seed: int = SEED)
         "failed": report.failed,
         "known_answer": total(lambda n: not n.startswith(("random", "new key", "constant",
                                                           "monte-carlo"))),
-        "mct": _mct(report),
+        "mct": _count_or_note(report, MCT_SET),
         "random": total(lambda n: n.startswith("random-vs-model")),
-        "oracle": _oracle(report),
+        "oracle": _count_or_note(report, ORACLE_SET),
         "key_agility": total(lambda n: n.startswith("new key")),
         "constant_time": next((("ok" if s.failed == 0 else "varies") for s in report.sets
                                if s.name.startswith("constant time")), "not checked"),
@@ -65,25 +66,12 @@ def summarize(report: Any, random_blocks: int = RANDOM_BLOCKS, seed: int = SEED)
     }
 
 
-def _oracle(report: Any) -> int | str:
-    """Blocks passed against the independent oracle, or why it was not checked."""
-    from .designs import ORACLE_SET
-
-    sets = [s for s in report.sets if s.name.startswith(ORACLE_SET)]
+def _count_or_note(report: Any, prefix: str) -> int | str:
+    """What the sets named ``prefix...`` passed in all, or the note saying why none ran."""
+    sets = [s for s in report.sets if s.name.startswith(prefix)]
     if sets:
         return sum(s.passed for s in sets)
-    notes = [n for n in getattr(report, "notes", []) if n.startswith(ORACLE_SET)]
-    return notes[0].split(": ", 1)[1] if notes else "not checked"
-
-
-def _mct(report: Any) -> int | str:
-    """Monte Carlo checkpoints passed, or why none ran."""
-    from .designs import MCT_SET
-
-    sets = [s for s in report.sets if s.name.startswith(MCT_SET)]
-    if sets:
-        return sum(s.passed for s in sets)
-    notes = [n for n in getattr(report, "notes", []) if n.startswith(MCT_SET)]
+    notes = [n for n in getattr(report, "notes", []) if n.startswith(prefix)]
     return notes[0].split(": ", 1)[1] if notes else "not checked"
 
 
