@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from oracles import RandomResult, mismatches, per_key, random_workload
+from oracles.blocks import botan_batch
 from oracles.cryptopp import cryptopp_or_skip
 
 from cipherbench.ciphers.base import CipherModel
@@ -252,35 +251,6 @@ def test_random_blocks_against_cryptopp(workload) -> None:
     oracle = cryptopp_or_skip()
     pairs = [(r.key, r.block) for r in workload]
     _assert_same(workload, oracle.encrypt("seed", pairs), oracle.decrypt("seed", pairs))
-
-
-# Botan (Debian python3-botan) is installed for the system Python, so it runs in a subprocess; one batch.
-SYSTEM_PYTHON = "/usr/bin/python3"
-BOTAN_BATCH = r"""
-import sys
-import botan2
-for line in sys.stdin:
-    name, key, block = line.split()
-    cipher = botan2.BlockCipher(name)
-    cipher.set_key(bytes.fromhex(key))
-    data = bytes.fromhex(block)
-    print(cipher.encrypt(data).raw.hex(), cipher.decrypt(data).raw.hex())
-"""
-
-
-def botan_batch(rows: list[tuple[str, bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """(encryption, decryption) by Botan of each (cipher name, key, block); skips if Botan is missing."""
-    if shutil.which(SYSTEM_PYTHON) is None:
-        pytest.skip(f"{SYSTEM_PYTHON} is missing (Botan oracle: apt-get install -y python3-botan)")
-    probe = subprocess.run([SYSTEM_PYTHON, "-c", "import botan2"], capture_output=True, timeout=60)
-    if probe.returncode != 0:
-        pytest.skip("Botan's Python binding is missing (apt-get install -y python3-botan)")
-    text = "".join(f"{name} {key.hex()} {block.hex()}\n" for name, key, block in rows)
-    done = subprocess.run([SYSTEM_PYTHON, "-c", BOTAN_BATCH], input=text, capture_output=True, text=True,
-                          timeout=300, check=True)
-    pairs = [line.split() for line in done.stdout.splitlines()]
-    assert len(pairs) == len(rows), done.stderr
-    return [(bytes.fromhex(e), bytes.fromhex(d)) for e, d in pairs]
 
 
 def test_random_blocks_against_botan(workload) -> None:
