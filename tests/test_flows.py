@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -348,6 +349,34 @@ def test_asic_counter(asic_results: dict[tuple[str, str], FlowResult]) -> None:
     assert m["flipflops"] == 32
     # 32 DFF_X1 (4.5 GE each) plus an incrementer, enable and reset.
     assert 32 * 4.5 < m["gate_equivalents"] < 600
+
+
+def test_asic_latch_pairs(asic_results: dict[tuple[str, str], FlowResult],
+                          designs: dict[str, Path], nangate: str, tmp_path: Path) -> None:
+    """sequential=latch: each of the counter's 32 flip-flops as a master latch (open while the
+    clock is low) and a slave (open while it is high); the minimum period by bisection."""
+    ff = asic_results[("counter", "area")].measurements
+    result = run("asic", designs["counter"], tmp_path,
+                 {"liberty": nangate, "goal": "area", "sequential": "latch"})
+    m = result.measurements
+    assert result.target == "asic:NangateOpenCellLibrary:area:latch"
+    assert (m["flipflops"], m["latches"]) == (0, 2 * ff["flipflops"]) == (0, 64)
+    netlist = Path(result.artifacts["netlist"]).read_text()
+    assert len(re.findall(r"^\s*DLL_X1 ", netlist, re.M)) == 32
+    assert len(re.findall(r"^\s*DLH_X1 ", netlist, re.M)) == 32
+    # NanGate45: DLL_X1 and DLH_X1 are 2.66 um2 each, DFF_X1 4.522 (Yosys' own figure counts
+    # flip-flops only).
+    assert m["sequential_area_um2"] == pytest.approx(32 * 2 * 2.66, rel=1e-3)
+    assert ff["sequential_area_um2"] == pytest.approx(32 * 4.522, rel=1e-3)
+    assert 0.1 < m["critical_path_ns"] < 3.0
+    assert m["fmax_mhz"] == pytest.approx(1000 / m["critical_path_ns"], rel=1e-3)
+    # At the minimum period the worst path meets timing with (almost) nothing to spare.
+    assert -1e-3 < m["worst_slack_ns"] < 0.05 * m["critical_path_ns"]
+    assert m["time_borrowed_ns"] >= 0
+    assert 0 < m["critical_path_zero_wire_ns"] <= m["critical_path_ns"]
+    with pytest.raises(CipherbenchError, match="sequential"):
+        run("asic", designs["counter"], tmp_path / "bad", {"liberty": nangate,
+                                                           "sequential": "dlatch"})
 
 
 def test_asic_explicit_delay_target(designs: dict[str, Path], nangate: str, tmp_path: Path) -> None:

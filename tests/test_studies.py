@@ -107,3 +107,28 @@ def test_fpga_search_and_seeds_reach_every_fpga_job(tmp_path: Path) -> None:
         path.write_text(f'designs = ["des-64/iterative"]\n{line}\n')
         with pytest.raises(CipherbenchError, match=fragment):
             load_study(path)
+
+
+def test_latch_pairs_double_every_asic_job(tmp_path: Path) -> None:
+    """asic_sequential = ["flipflop", "latch"]: every ASIC job also with latch pairs (its own
+    target id); flip-flop jobs keep their plain settings, other targets are not repeated."""
+    import os
+
+    from cipherbench.errors import CipherbenchError
+    from cipherbench.study import RunSummary, plan_jobs
+
+    if not os.environ.get("CIPHERBENCH_LIBERTY"):
+        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    path = tmp_path / "s.toml"
+    path.write_text('designs = ["des-64/iterative"]\ntargets = ["generic", "asic"]\n'
+                    'asic_sequential = ["flipflop", "latch"]\n')
+    jobs = plan_jobs(load_study(path), RunSummary())
+    asic = sorted((job.target.settings["goal"], job.target.settings.get("sequential", "-"))
+                  for job in jobs if job.target.flow == "asic")
+    assert asic == [("area", "-"), ("area", "latch"), ("speed", "-"), ("speed", "latch")]
+    assert sum(job.target.flow == "generic" for job in jobs) == 1
+    for line in ('asic_sequential = ["latches"]', "asic_sequential = []",
+                 'asic_sequential = "latch"'):
+        path.write_text(f'designs = ["des-64/iterative"]\n{line}\n')
+        with pytest.raises(CipherbenchError, match="asic_sequential"):
+            load_study(path)

@@ -122,6 +122,25 @@ def test_the_asic_netlist_with_its_liberty_functions_passes(tmp_path: Path) -> N
     assert check["failed"] == 0 and check["passed"] > 200
 
 
+def test_the_latch_netlist_passes_the_rtls_vectors(tmp_path: Path) -> None:
+    """Every flip-flop of the DES core as a two-phase latch pair (asic sequential=latch): the
+    gate-level netlist, latches modelled from their Liberty functions, computes DES."""
+    import os
+
+    from cipherbench.flows.asic import AsicFlow
+
+    liberty = os.environ.get("CIPHERBENCH_LIBERTY")
+    if not liberty:
+        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    folder = ensure_design(parse(DESIGN))
+    result = AsicFlow().run(folder, tmp_path / "asic",
+                            {"liberty": liberty, "goal": "area", "sequential": "latch"})
+    assert result.measurements["latches"] > 300 and result.measurements["flipflops"] == 0
+    check = simulate_netlist(parse(DESIGN), folder, Path(result.artifacts["sim_netlist"]),
+                             tmp_path, result.target)
+    assert check["failed"] == 0 and check["passed"] > 200
+
+
 # iCE40 (twice as slow here: its router) with --runslow; the suite's ECP5 case covers the method.
 @pytest.mark.parametrize("family", [pytest.param("ice40", marks=pytest.mark.slow), "ecp5"])
 def test_the_fpga_netlist_with_its_primitive_models_passes(family: str, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ Study file::
     asic_speed_grades = 5                # optional: the NSA's speed grades (seed 000 section 3.2)
     fpga_fmax_search = true              # optional: raise the requested clock (docs/flows.md)
     fpga_seeds = [1, 2, 3]               # optional: placement seeds, best and spread reported
+    asic_sequential = ["flipflop", "latch"]  # optional: also every ASIC job with latch pairs
 
 ``asic_speed_grades = n`` sweeps every design's ASIC synthesis from the speed-oriented end to the
 area-oriented end in n grades: grade 1 is the speed end, grade n the area end, and the n - 2
@@ -41,7 +42,7 @@ from .targets import ASIC_GOALS, TARGET_NAMES, Target, expand_target, target_una
 
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
 _KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
-               "asic_speed_grades", "fpga_fmax_search", "fpga_seeds"}
+               "asic_speed_grades", "fpga_fmax_search", "fpga_seeds", "asic_sequential"}
 # Delay targets of a speed-grade sweep are rounded to this, so that figures that differ in the
 # last digit between tool versions still plan the same jobs.
 _GRADE_STEP_PS = 10
@@ -59,6 +60,8 @@ class Study:
     liberty: Path | None = None
     skip_unavailable: bool = True
     asic_speed_grades: int = 0  # 0: the goals' ends only; n >= 2: n grades from speed to area
+    # The asic flow's storage: flip-flops, and/or each flip-flop as a two-phase latch pair.
+    asic_sequential: tuple[str, ...] = ("flipflop",)
     fpga_settings: tuple[tuple[str, Any], ...] = ()  # added to every fpga target's settings
 
     def override(self, *, designs: tuple[str, ...] = (), targets: tuple[str, ...] = (),
@@ -114,6 +117,13 @@ def load_study(path: Path) -> Study:
         raise CipherbenchError(f"{path}: 'asic_speed_grades' sweeps between the asic target's two "
                                f"ends: add \"asic\" to 'targets' and keep 'asic_goals' at "
                                f"[\"area\", \"speed\"]")
+    from .flows.asic import SEQUENTIAL
+
+    sequential = data.get("asic_sequential", ["flipflop"])
+    if (not isinstance(sequential, list) or not sequential
+            or not all(isinstance(k, str) and k in SEQUENTIAL for k in sequential)):
+        raise CipherbenchError(f"{path}: 'asic_sequential' must be a list of "
+                               f"{', '.join(SEQUENTIAL)}")
     fpga: list[tuple[str, Any]] = []
     search = data.get("fpga_fmax_search", False)
     if not isinstance(search, bool):
@@ -136,6 +146,7 @@ def load_study(path: Path) -> Study:
         liberty=(Path(path).parent / liberty) if isinstance(liberty, str) else None,
         skip_unavailable=bool(data.get("skip_unavailable", True)),
         asic_speed_grades=grades,
+        asic_sequential=tuple(dict.fromkeys(sequential)),
         fpga_settings=tuple(fpga),
     )
 
@@ -186,8 +197,19 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
         for target in expand_target(name, liberty=study.liberty, goals=study.asic_goals):
             if target.flow == "fpga" and study.fpga_settings:
                 target = replace(target, settings={**target.settings, **dict(study.fpga_settings)})
-            jobs.extend(Job(design, target) for design in study.designs)
+            for variant in _sequential_variants(target, study.asic_sequential):
+                jobs.extend(Job(design, variant) for design in study.designs)
     return jobs
+
+
+def _sequential_variants(target: Target, sequential: tuple[str, ...]) -> list[Target]:
+    """An ASIC target once per storage kind (flip-flops keep the plain settings, so their jobs'
+    keys stay as they were); any other target as it is."""
+    if target.flow != "asic":
+        return [target]
+    return [target if kind == "flipflop" else
+            replace(target, settings={**target.settings, "sequential": kind})
+            for kind in sequential]
 
 
 def run_study(study: Study, open_store: Callable[[], Any], *, force: bool = False,
@@ -245,17 +267,19 @@ def plan_speed_grades(jobs: list[Job], grades: int, store: Any) -> list[Job]:
     stored results; a design whose ends failed gets none."""
     if grades < 3:
         return []
-    ends: dict[tuple[DesignSpec, str], dict[str, Any]] = {}
+    ends: dict[tuple[DesignSpec, str, str], dict[str, Any]] = {}
     for job in jobs:
         goal = job.target.settings.get("goal")
         if job.target.flow != "asic" or goal not in ("area", "speed"):
             continue
         result = store.get(job_key(job).key)
         if result is not None and result.ok:
-            ends.setdefault((job.design, str(job.target.settings["liberty"])), {})[goal] = (
-                result.measurements.get("critical_path_ns"), job.target)
+            where = (job.design, str(job.target.settings["liberty"]),
+                     str(job.target.settings.get("sequential", "flipflop")))
+            ends.setdefault(where, {})[goal] = (result.measurements.get("critical_path_ns"),
+                                                job.target)
     planned = []
-    for (design, _), both in ends.items():
+    for (design, _, _), both in ends.items():
         if set(both) != {"area", "speed"} or None in (both["area"][0], both["speed"][0]):
             continue
         target = both["area"][1]

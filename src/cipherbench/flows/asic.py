@@ -38,8 +38,26 @@ DEFAULTS: dict[str, Any] = {
     # network (a prefix adder) into a near-serial chain. "keep": no ABC pass in synth and no
     # dc2/fraig/scorr before mapping, so the structure the RTL chose is what gets mapped.
     "structure": "restructure",
+    # "flipflop": the design's registers as the Liberty's flip-flops. "latch": each flip-flop as a
+    # two-phase pair of latches (Papaefstathiou et al.'s latch-based cores): a master open while
+    # the clock is low and a slave open while it is high, timed by OpenSTA with time borrowing.
+    "sequential": "flipflop",
 }
 STRUCTURES = ("restructure", "keep")
+SEQUENTIAL = ("flipflop", "latch")
+# Every flip-flop (enables and synchronous resets already turned into logic in front of it by
+# dfflegalize) as a master latch open while C is low and a slave open while C is high: the
+# master holds from the rising edge, when the slave opens, so each pair acts on the rising edge.
+LATCH_PAIR_MAP = """(* techmap_celltype = "$_DFF_P_" *)
+module _cb_flipflop_as_latches (input C, input D, output Q);
+  wire master;
+  \\$_DLATCH_N_ master_latch (.E(C), .D(D), .Q(master));
+  \\$_DLATCH_P_ slave_latch (.E(C), .D(master), .Q(Q));
+endmodule
+"""
+# The minimum period of a latch design, found by bisection (OpenSTA 2.0.17 has no command for
+# it; the slack at one period says nothing about a path that borrows): this many halvings.
+LATCH_BISECTION_STEPS = 22
 SPEED_DELAY_PS = 1
 AREA_DNSIZE_PS = 100_000  # "no delay target": 100 ns is slower than any path we will see
 FANOUT_OF = 4  # ABC's output load, in NAND2 inputs
@@ -53,6 +71,9 @@ _ABC_PREPARE_KEEP = "strash; &get -n; &dch -f"
 _STA_OK = "CIPHERBENCH_STA_OK"
 _RE_SLACK = re.compile(r"CIPHERBENCH worst_slack_ns (\S+)")
 _RE_ZERO_WIRE_SLACK = re.compile(r"CIPHERBENCH zero_wire_slack_ns (\S+)")
+_RE_MIN_PERIOD = re.compile(r"CIPHERBENCH min_period_ns (\S+)")
+_RE_ZERO_WIRE_MIN_PERIOD = re.compile(r"CIPHERBENCH zero_wire_min_period_ns (\S+)")
+_RE_BORROWED = re.compile(r"^\s*(-?\d+\.\d+)\s+(?:\S+\s+)?time borrowed from endpoint", re.MULTILINE)
 _RE_POINT = re.compile(r"[\^v]\s+(\S+)/\S+\s+\(([^)\s]+)\)\s*$")
 _RE_PRIVATE = re.compile(r"^_\d+_$")
 
@@ -131,6 +152,9 @@ def _effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
                                f"{', '.join(STRUCTURES)}")
     if float(effective["clock_period_ns"]) <= 0:
         raise CipherbenchError("asic setting clock_period_ns must be positive")
+    if effective["sequential"] not in SEQUENTIAL:
+        raise CipherbenchError(f"asic setting sequential={effective['sequential']!r} must be one "
+                               f"of {', '.join(SEQUENTIAL)}")
     return effective
 
 
@@ -139,8 +163,9 @@ def _goal_label(settings: dict[str, Any]) -> str:
         label = f"d{int(round(settings['delay_ps']))}ps"
     else:
         label = str(settings.get("goal", DEFAULTS["goal"]))
-    # Only the non-default structure shows, so existing target ids stay as they were.
-    return label + (":keep" if settings.get("structure") == "keep" else "")
+    # Only non-default choices show, so existing target ids stay as they were.
+    return (label + (":keep" if settings.get("structure") == "keep" else "")
+            + (":latch" if settings.get("sequential") == "latch" else ""))
 
 
 # ---- synthesis ------------------------------------------------------------------------------
@@ -172,6 +197,11 @@ def _synthesize(
     dont_use = "".join(f" -dont_use {pattern}" for pattern in patterns)
     netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
     mapped = work / "asic_mapped.v"
+    latches: list[str] = []
+    if settings["sequential"] == "latch":
+        latch_map = work / "asic_latch_pairs.v"
+        latch_map.write_text(LATCH_PAIR_MAP)
+        latches = ["dfflegalize -cell $_DFF_P_ 01", f"techmap -map {latch_map}"]
     script = [
         *yosys_read_script(design),
         f"synth -flatten{' -noabc' if settings['structure'] == 'keep' else ''} "
@@ -180,6 +210,7 @@ def _synthesize(
         # Name each register after the signal it holds, so timing reports say which
         # registers a critical path joins instead of "_1234_".
         "rename -wire -suffix _reg t:$_*DFF* t:$_DLATCH*",
+        *latches,
         f"dfflibmap -liberty {lib}{dont_use}",
         f"abc -liberty {lib} {constr_arg}-script {abc_path}{dont_use}",
         "opt_clean",
@@ -202,13 +233,17 @@ def _synthesize(
     if unmapped:
         raise ToolFailed(f"cells not mapped to {library.name}: {', '.join(unmapped[:5])} (log: {log})")
     area = float(top.get("area", 0.0))
-    sequential = library.sequential_cells
+    flipflops = library.sequential_cells - library.latch_cells
+    # Yosys' sequential_area counts flip-flops only: the storage area from the cells themselves.
+    storage = sum(n * library.cells[kind].area for kind, n in counts.items()
+                  if kind in library.sequential_cells)
     measurements: dict[str, Any] = {
         "area_um2": round(area, 4),
         "gate_equivalents": round(area / library.nand2.area, 2),
-        "sequential_area_um2": round(float(top.get("sequential_area", 0.0)), 4),
+        "sequential_area_um2": round(storage, 4),
         "cells": sum(counts.values()),
-        "flipflops": sum(n for kind, n in counts.items() if kind in sequential),
+        "flipflops": sum(n for kind, n in counts.items() if kind in flipflops),
+        "latches": sum(n for kind, n in counts.items() if kind in library.latch_cells),
     }
     artifacts = {
         "yosys_log": str(log), "netlist": str(netlist), "abc_script": str(abc_path), "stat": str(stat),
@@ -255,30 +290,64 @@ def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
 # ---- static timing --------------------------------------------------------------------------
 
 
-def sta_script(library: Liberty, netlist: Path, top: str, clock: str, period_ns: float, report: Path) -> str:
+def sta_script(library: Liberty, netlist: Path, top: str, clock: str, period_ns: float,
+               report: Path, latch: bool = False) -> str:
     """OpenSTA commands: ideal clock on the manifest's clock port, 0 ns input and output delays.
+
+    ``latch``: the design stores in latches, whose paths may borrow time from the next phase, so
+    the slack at one period does not give the fastest clock; the minimum period is found by
+    bisection (with and without wire capacitance) and the report is made at it.
 
     `sta -exit` neither stops at an error nor exits non-zero, so everything runs inside one
     catch and a final marker line says that it all went through.
     """
-    return f"""set cb_ok 0
-if {{[catch {{
-  read_liberty {{{library.path}}}
-  set_cmd_units -time ns
-  read_verilog {{{netlist}}}
-  link_design {{{top}}}
-  if {{[llength [get_ports -quiet {{{clock}}}]] == 0}} {{ error "clock port {clock} not found in {top}" }}
-  create_clock -name {{{clock}}} -period {period_ns} [get_ports {{{clock}}}]
-  set inputs [delete_from_list [all_inputs] [get_ports {{{clock}}}]]
-  if {{[llength $inputs]}} {{ set_input_delay 0 -clock {{{clock}}} $inputs }}
-  if {{[llength [all_outputs]]}} {{ set_output_delay 0 -clock {{{clock}}} [all_outputs] }}
+    steps = LATCH_BISECTION_STEPS
+    bisect = f"""
+  set p [cb_min_period {{{clock}}} $inputs {period_ns} {steps}]
+  puts "CIPHERBENCH min_period_ns $p"
+  report_checks -path_delay max -format full -fields {{net fanout cap slew}} -digits 4 > {{{report}}}
+  puts "CIPHERBENCH worst_slack_ns [sta::worst_slack -max]"
+  set_load 0 [get_nets -hierarchical *]
+  puts "CIPHERBENCH zero_wire_min_period_ns [cb_min_period {{{clock}}} $inputs $p {steps}]"
+""" if latch else f"""
   report_checks -path_delay max -format full -fields {{net fanout cap slew}} -digits 4 > {{{report}}}
   puts "CIPHERBENCH worst_slack_ns [sta::worst_slack -max]"
   # The figure above carries the Liberty's default wire-load model (OpenSTA applies it to every
   # net); with no wire capacitance at all the same netlist is this fast:
   set_load 0 [get_nets -hierarchical *]
   puts "CIPHERBENCH zero_wire_slack_ns [sta::worst_slack -max]"
-  set cb_ok 1
+"""
+    return f"""set cb_ok 0
+proc cb_constrain {{clock period inputs}} {{
+  create_clock -name $clock -period $period [get_ports $clock]
+  if {{[llength $inputs]}} {{ set_input_delay 0 -clock $clock $inputs }}
+  if {{[llength [all_outputs]]}} {{ set_output_delay 0 -clock $clock [all_outputs] }}
+}}
+proc cb_min_period {{clock inputs start steps}} {{
+  set hi $start
+  cb_constrain $clock $hi $inputs
+  while {{[sta::worst_slack -max] < 0}} {{
+    set hi [expr {{$hi * 2.0}}]
+    if {{$hi > 1e6}} {{ error "no clock period meets timing" }}
+    cb_constrain $clock $hi $inputs
+  }}
+  set lo 0.0
+  for {{set i 0}} {{$i < $steps}} {{incr i}} {{
+    set mid [expr {{($lo + $hi) / 2.0}}]
+    cb_constrain $clock $mid $inputs
+    if {{[sta::worst_slack -max] >= 0}} {{ set hi $mid }} else {{ set lo $mid }}
+  }}
+  cb_constrain $clock $hi $inputs
+  return $hi
+}}
+if {{[catch {{
+  read_liberty {{{library.path}}}
+  set_cmd_units -time ns
+  read_verilog {{{netlist}}}
+  link_design {{{top}}}
+  if {{[llength [get_ports -quiet {{{clock}}}]] == 0}} {{ error "clock port {clock} not found in {top}" }}
+  set inputs [delete_from_list [all_inputs] [get_ports {{{clock}}}]]
+  cb_constrain {{{clock}}} {period_ns} $inputs{bisect}  set cb_ok 1
 }} msg]}} {{ puts "ERROR: $msg" }}
 if {{$cb_ok}} {{ puts "{_STA_OK}" }}
 """
@@ -289,7 +358,9 @@ def _time(
 ) -> tuple[dict[str, Any], dict[str, str]]:
     period = float(settings["clock_period_ns"])
     script, report, log = work / "asic_sta.tcl", work / "asic_timing.rpt", work / "asic_sta.log"
-    script.write_text(sta_script(library, netlist, design.top, design.clock, period, report))
+    latch = settings.get("sequential") == "latch"
+    script.write_text(sta_script(library, netlist, design.top, design.clock, period, report,
+                                 latch))
     output = run_tool(
         [sta, "-no_init", "-no_splash", "-exit", str(script)],
         cwd=work, log_path=log, timeout_s=STA_TIMEOUT_S,
@@ -299,28 +370,48 @@ def _time(
     slack = _to_float(slack_match.group(1)) if slack_match else None
     if slack is None or abs(slack) > 1e20:
         raise ToolFailed(f"OpenSTA found no path constrained by clock {design.clock} (log: {log})")
-    critical = round(period - slack, 4)
+    if latch:
+        critical, zero_wire = _latch_periods(output, log)
+    else:
+        critical, zero_wire = round(period - slack, 4), None
     if critical <= 0:
         raise ToolFailed(f"OpenSTA gave a non-positive critical path {critical} ns (log: {log})")
+    text = report.read_text()
     measurements: dict[str, Any] = {
         "critical_path_ns": critical,
         "fmax_mhz": round(1000.0 / critical, 2),
         "worst_slack_ns": round(slack, 4),
-        **_wire_load_comparison(output, period, critical, library),
-        **_critical_path(report.read_text()),
+        **_wire_load_comparison(output, period, critical, library, zero_wire),
+        **_critical_path(text),
     }
+    if latch:
+        borrowed = _RE_BORROWED.search(text)
+        measurements["time_borrowed_ns"] = float(borrowed.group(1)) if borrowed else 0.0
     return measurements, {"sta_script": str(script), "sta_log": str(log), "timing_report": str(report)}
 
 
+def _latch_periods(output: str, log: Path) -> tuple[float, float | None]:
+    """The bisected minimum periods of a latch design: with the wire-load model, without."""
+    found = _RE_MIN_PERIOD.search(output)
+    period = _to_float(found.group(1)) if found else None
+    if period is None:
+        raise ToolFailed(f"OpenSTA gave no minimum period for the latch design (log: {log})")
+    zero = _RE_ZERO_WIRE_MIN_PERIOD.search(output)
+    return round(period, 4), (_to_float(zero.group(1)) if zero else None)
+
+
 def _wire_load_comparison(output: str, period: float, critical: float,
-                          library: Liberty) -> dict[str, Any]:
+                          library: Liberty, zero_wire: float | None = None) -> dict[str, Any]:
     """The critical path without wire capacitance beside the one with the wire-load model
-    (issue 7: how much of the post-synthesis delay is the wire estimate)."""
-    match = _RE_ZERO_WIRE_SLACK.search(output)
-    slack = _to_float(match.group(1)) if match else None
-    if slack is None or abs(slack) > 1e20 or period - slack <= 0:
-        return {}
-    zero = round(period - slack, 4)
+    (issue 7: how much of the post-synthesis delay is the wire estimate). ``zero_wire``: that
+    path when already known (a latch design's bisected period)."""
+    if zero_wire is None:
+        match = _RE_ZERO_WIRE_SLACK.search(output)
+        slack = _to_float(match.group(1)) if match else None
+        if slack is None or abs(slack) > 1e20 or period - slack <= 0:
+            return {}
+        zero_wire = period - slack
+    zero = round(zero_wire, 4)
     return {
         "wire_load_model": library.default_wire_load or "none",
         "critical_path_zero_wire_ns": zero,

@@ -44,6 +44,7 @@ _RE_SPECIAL = re.compile(r"(?<![\w.])(is_isolation_cell|is_level_shifter)\s*:\s*
 _RE_PG_TYPE = re.compile(r"(?<![\w.])pg_type\s*:\s*\"?(\w+)")
 _ORDINARY_PG_TYPES = {"primary_power", "primary_ground", "nwell", "pwell"}
 _RE_SEQUENTIAL = re.compile(r"(?<![\w.])(ff|latch|ff_bank|latch_bank|statetable)\s*\(")
+_RE_LATCH = re.compile(r"(?<![\w.])(latch|latch_bank)\s*\(")
 _RE_DIRECTION = re.compile(r"(?<![\w.])direction\s*:\s*\"?(\w+)")
 _RE_FUNCTION = re.compile(r"(?<![\w.])function\s*:\s*\"([^\"]*)\"")
 _RE_CAPACITANCE = re.compile(r"(?<![\w.])capacitance\s*:\s*" + _NUMBER)
@@ -68,6 +69,7 @@ class Cell:
     sequential: bool
     dont_use: bool
     special: bool  # isolation cell, level shifter or extra power domain: not for plain logic
+    latch: bool = False  # level-sensitive storage (a `latch` group), not an edge-triggered ff
 
     def inputs(self) -> list[Pin]:
         return [p for p in self.pins if p.direction == "input"]
@@ -101,6 +103,10 @@ class Liberty:
     @property
     def sequential_cells(self) -> frozenset[str]:
         return frozenset(name for name, cell in self.cells.items() if cell.sequential)
+
+    @property
+    def latch_cells(self) -> frozenset[str]:
+        return frozenset(name for name, cell in self.cells.items() if cell.latch)
 
     def nand2_input_cap_ff(self) -> float | None:
         caps = [p.capacitance for p in self.nand2.inputs() if p.capacitance is not None]
@@ -247,7 +253,7 @@ def _parse_cells(text: str, source: Path) -> dict[str, Cell]:
         cells[name] = Cell(
             name=name, area=float(area.group(1)), pins=_parse_pins(body),
             sequential=bool(_RE_SEQUENTIAL.search(body)), dont_use=bool(_RE_DONT_USE.search(head)),
-            special=_is_special(body),
+            special=_is_special(body), latch=bool(_RE_LATCH.search(body)),
         )
     return cells
 
