@@ -102,3 +102,18 @@ def test_stored_and_loaded_round_keys(design: str) -> None:
         fill = 98 + (1 if "loaded" in design else 0)
         assert cycles["key_setup_encrypt"] == cycles["key_setup_decrypt"] == fill
         assert cycles["latency"] == 48
+
+
+@pytest.mark.slow
+def test_full_pipeline_of_48_des_rounds() -> None:
+    """TDEA as 48 DES round units, one block per clock, 2- and 3-key blocks sharing the pipe; the
+    decryption start states come from a 47-step forward run-up once per key (1 min to build)."""
+    spec = parse("tdea/pipelined")
+    folder = ensure_design(spec)
+    report = verify_design(spec, folder, random_blocks=400)
+    assert report.failed == 0 and report.passed > 4000
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for counts in manifest["cycles_by_key_size"].values():
+        assert counts == {"latency": 48, "latency_decrypt": 48, "initiation_interval": 1,
+                          "cycles_per_chained_block": 48, "key_setup_encrypt": 0,
+                          "key_setup_decrypt": 47, "algorithm_setup": 0}
