@@ -71,7 +71,7 @@ def test_half_workload_offers_a_block_every_two_intervals() -> None:
     assert all(isinstance(op, BlockOp) and op.decrypt for op in stream[1:])
 
 
-def _area_end_power(design: str, work: Path) -> tuple[dict, dict]:
+def _area_end_power(design: str, work: Path, **settings: str) -> tuple[dict, dict]:
     """(flow measurements, power figures) of ``design``'s area-end ASIC netlist."""
     from cipherbench.cache import ensure_design
     from cipherbench.flows.asic import AsicFlow
@@ -82,8 +82,23 @@ def _area_end_power(design: str, work: Path) -> tuple[dict, dict]:
         pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
     spec = parse(design)
     folder = ensure_design(spec)
-    result = AsicFlow().run(folder, work / "asic", {"liberty": liberty, "goal": "area"})
+    result = AsicFlow().run(folder, work / "asic", {"liberty": liberty, "goal": "area",
+                                                    **settings})
     return result.measurements, measure_power(spec, folder, result, work / "asic")
+
+
+def test_power_of_a_latch_core(tmp_path: Path) -> None:
+    """Latch pairs (asic sequential=latch): the simulated activity's mean set on every net (the
+    only way OpenSTA 2.0.17 finishes on latch loops), labelled as such."""
+    measurements, power = _area_end_power("des-64/iterative:ops=encrypt", tmp_path,
+                                          sequential="latch")
+    assert measurements["latches"] > 300
+    assert (power["power_activity_method"], power["power_vectorless_method"]) == (
+        "uniform mean", "global")
+    assert power["power_annotated_pins"] > 1000
+    assert 0 < power["power_half_mw"] < power["power_mw"]
+    assert 0 < power["power_common_clock_mw"] < power["power_mw"]
+    assert 0.2 < power["power_mw"] / power["power_vectorless_mw"] < 5
 
 
 def test_power_of_a_des_core_from_its_activity(tmp_path: Path) -> None:
@@ -95,6 +110,7 @@ def test_power_of_a_des_core_from_its_activity(tmp_path: Path) -> None:
     assert 0 < power["power_common_clock_mw"] < power["power_mw"]
     parts = power["power_internal_mw"] + power["power_switching_mw"] + power["power_leakage_mw"]
     assert parts == pytest.approx(power["power_mw"], rel=1e-3)
+    assert power["power_activity_method"] == "per pin"
     # Same order of magnitude as OpenSTA's vectorless estimate.
     assert 0.2 < power["power_mw"] / power["power_vectorless_mw"] < 5
 

@@ -5,7 +5,11 @@ OpenSTA's internal, switching and leakage power at the design's Fmax and at a co
 Orchestration only: the workloads and the activity count are in verify/activity.py, the netlists
 and the OpenSTA power report in flows/asic.py. Every figure carries its workload in its name;
 OpenSTA's vectorless estimate (default input activity 0.1, propagated through the logic) is
-stored beside it as a labelled comparison, never as the power figure.
+stored beside it as a labelled comparison, never as the power figure. Latch designs (asic
+``sequential: latch``): OpenSTA 2.0.17's power report does not finish on their loops unless one
+activity is set for every net, which then overrides per-pin annotations; so their activity figure
+is the simulated activity's mean over all pins, set globally (``power_activity_method`` says
+which), and their vectorless one the 0.1 default set globally.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from .errors import CipherbenchError
 from .spec import DesignSpec
 
 COMMON_CLOCK_MHZ = 100.0
@@ -40,15 +45,23 @@ def measure_power(spec: DesignSpec, design_dir: Path, flow_result: Any, work: Pa
     periods = [round(1000.0 / fmax, 4), round(1000.0 / COMMON_CLOCK_MHZ, 4)]
     connections = _net_pins(Path(artifacts["power_netlist_json"]), design.top)
     out: dict[str, Any] = {"power_clock_mhz": fmax, "power_common_clock_mhz": COMMON_CLOCK_MHZ}
+    # Latch designs: the default activity set on every net, not propagated (asic.power_script).
+    latch = flow_result.settings.get("sequential") == "latch"
+    out["power_vectorless_method"] = "global" if latch else "propagated"
+    out["power_activity_method"] = "uniform mean" if latch else "per pin"
     for workload in WORKLOADS:
         if say:
             say(f"simulating the {workload} workload on the netlist of {spec} for its activity")
         activity = simulate_activity(spec, design_dir, Path(artifacts["sim_netlist"]), work,
                                      workload, interval)
         tcl = work / f"activity_{workload}.tcl"
-        annotated = _write_activity_tcl(tcl, connections, activity.rates, design.clock)
+        if latch:
+            annotated = _write_uniform_activity_tcl(tcl, connections, activity.rates,
+                                                    design.clock)
+        else:
+            annotated = _write_activity_tcl(tcl, connections, activity.rates, design.clock)
         power = report_power(library, Path(artifacts["power_netlist"]), design.top,
-                             design.clock, periods, tcl, work, sta_path())
+                             design.clock, periods, tcl, work, sta_path(), latch)
         at_fmax, at_common = power[("activity", periods[0])], power[("activity", periods[1])]
         prefix = "power" if workload == "stream" else f"power_{workload}"
         out[f"{prefix}_mw"] = at_fmax["total"]
@@ -91,6 +104,24 @@ def _net_pins(netlist_json: Path, top: str) -> dict[tuple[str, int], list[str]]:
                 if isinstance(bit, int) and bit in bit_names:
                     drivers.setdefault(bit_names[bit], []).append(f"{cell_name}/{pin}")
     return drivers
+
+
+def _write_uniform_activity_tcl(path: Path, pins: dict[tuple[str, int], list[str]],
+                                rates: dict[tuple[str, int], tuple[float, float]],
+                                clock: str) -> int:
+    """Latch designs: the simulated activity as one global figure, the mean over every annotated
+    pin (OpenSTA 2.0.17 does not finish a power report on a latch design's loops unless one
+    global activity is set, and a global activity overrides per-pin ones); returns the pins
+    averaged over."""
+    weighted = [(rates[net], len(where)) for net, where in pins.items()
+                if net in rates and f"port:{clock}" not in where]
+    count = sum(n for _, n in weighted)
+    if not count:
+        raise CipherbenchError("no simulated activity on any net of the power netlist")
+    activity = sum(rate[0] * n for rate, n in weighted) / count
+    duty = sum(min(max(rate[1], 0.0), 1.0) * n for rate, n in weighted) / count
+    path.write_text(f"set_power_activity -global -activity {activity:.6g} -duty {duty:.6g}\n")
+    return count
 
 
 def _write_activity_tcl(path: Path, pins: dict[tuple[str, int], list[str]],
