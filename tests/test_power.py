@@ -95,6 +95,7 @@ def test_power_of_a_latch_core(tmp_path: Path) -> None:
     assert measurements["latches"] > 300
     assert (power["power_activity_method"], power["power_vectorless_method"]) == (
         "uniform mean", "global")
+    assert power["power_uniform_mw"] == power["power_mw"]
     assert power["power_annotated_pins"] > 1000
     assert 0 < power["power_half_mw"] < power["power_mw"]
     assert 0 < power["power_common_clock_mw"] < power["power_mw"]
@@ -111,6 +112,8 @@ def test_power_of_a_des_core_from_its_activity(tmp_path: Path) -> None:
     parts = power["power_internal_mw"] + power["power_switching_mw"] + power["power_leakage_mw"]
     assert parts == pytest.approx(power["power_mw"], rel=1e-3)
     assert power["power_activity_method"] == "per pin"
+    # The same activity's mean on every net (the method latch cores need): same magnitude.
+    assert 0.2 < power["power_uniform_mw"] / power["power_mw"] < 5
     # Same order of magnitude as OpenSTA's vectorless estimate.
     assert 0.2 < power["power_mw"] / power["power_vectorless_mw"] < 5
 

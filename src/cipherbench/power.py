@@ -9,7 +9,8 @@ stored beside it as a labelled comparison, never as the power figure. Latch desi
 ``sequential: latch``): OpenSTA 2.0.17's power report does not finish on their loops unless one
 activity is set for every net, which then overrides per-pin annotations; so their activity figure
 is the simulated activity's mean over all pins, set globally (``power_activity_method`` says
-which), and their vectorless one the 0.1 default set globally.
+which), and their vectorless one the 0.1 default set globally. ``power_uniform_mw`` is that mean
+method for every design, so that flip-flop and latch cores compare.
 """
 
 from __future__ import annotations
@@ -73,7 +74,29 @@ def measure_power(spec: DesignSpec, design_dir: Path, flow_result: Any, work: Pa
             out["power_vectorless_mw"] = power[("vectorless", periods[0])]["total"]
             out["power_annotated_pins"] = annotated
             out["power_cycles_simulated"] = activity.cycles
+            out.update(_uniform_power(out, latch, connections, activity.rates, design, library,
+                                      Path(artifacts["power_netlist"]), periods, work))
     return out
+
+
+def _uniform_power(out: dict[str, Any], latch: bool, connections: dict[tuple[str, int], list[str]],
+                   rates: dict[tuple[str, int], tuple[float, float]], design: Any, library: Any,
+                   netlist: Path, periods: list[float], work: Path) -> dict[str, float]:
+    """The stream workload's power with its mean activity set on every net: the one method
+    latch designs allow, also given for flip-flop designs so that the two compare (Papaefstathiou
+    Tables 13-14)."""
+    if latch:
+        return {"power_uniform_mw": out["power_mw"],
+                "power_uniform_common_clock_mw": out["power_common_clock_mw"]}
+    from .flows.asic import report_power
+    from .tools import sta_path
+
+    tcl = work / "activity_stream_uniform.tcl"
+    _write_uniform_activity_tcl(tcl, connections, rates, design.clock)
+    power = report_power(library, netlist, design.top, design.clock, periods, tcl, work,
+                         sta_path(), latch=True)
+    return {"power_uniform_mw": power[("activity", periods[0])]["total"],
+            "power_uniform_common_clock_mw": power[("activity", periods[1])]["total"]}
 
 
 def _net_pins(netlist_json: Path, top: str) -> dict[tuple[str, int], list[str]]:
