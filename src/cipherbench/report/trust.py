@@ -13,6 +13,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..store import Result
+from ..verify.designs import ORACLE_SET
 from .tables import Table
 
 TITLE = "Trust: verification of every measured design"
@@ -29,8 +30,9 @@ EXPLANATION = (
     "(composite-field S-boxes, prefix adders, multipliers...) is proven equal to its reference "
     "by SAT (cipherbench prove). Monte Carlo (AESAVS; Serpent and MARS submission files): the "
     "first 2 outer iterations per key size and direction in every verification, a checkpoint "
-    "each; the whole test: pytest --runslow tests/test_mct.py and benchmarks/mct_hw.py; 100,000 blocks per core against "
-    "the oracles: pytest tests/test_differential.py --runslow --differential-blocks 100000.")
+    "each; the whole test: pytest --runslow tests/test_mct.py and benchmarks/mct_hw.py. "
+    "100,000 blocks per core against the oracles: pytest tests/test_differential.py --runslow "
+    "--differential-blocks 100000.")
 
 
 def trust_table(results: list[Result]) -> Table:
@@ -82,5 +84,5 @@ def oracle_cell(record: dict[str, Any]) -> str:
     if not isinstance(oracle, int):
         return str(oracle)
     names = [name.split(", ", 1)[1].rstrip(")") for name in record.get("sets", {})
-             if name.startswith("random-vs-oracle") and ", " in name]
+             if name.startswith(ORACLE_SET) and ", " in name]
     return f"{oracle} ({names[0]})" if names else str(oracle)

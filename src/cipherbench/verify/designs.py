@@ -67,9 +67,7 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
     drained first), ``oracle_blocks`` random blocks against the cipher's independent oracle (a
     note instead where its package is missing), the first ``mct_outer`` outer iterations of the
     cipher's Monte Carlo test if it has one (AESAVS; the Serpent and MARS submission files), then
-    ``key_change_blocks`` blocks each under a
-    new key offered without
-    draining: a pipelined core takes them while older blocks are in flight (NSA key agility),
+    ``key_change_blocks`` blocks each under a new key offered without draining: a pipelined core takes them while older blocks are in flight (NSA key agility),
     any other core must hold the key until it is ready; both must give the model's results.
     Last, the constant-time set: ``constant_time_keys`` random keys per key size and direction,
     two random blocks under each (see ``check_constant_time``)."""
@@ -79,8 +77,14 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
     info = ciphers()[spec.cipher]
     sim = Simulator(design_dir, trace=trace)
     sim.build()
-    outcomes = []
+    outcomes: list[SetOutcome] = []
     notes: list[str] = []
+
+    def add(outcome: SetOutcome) -> None:
+        outcomes.append(outcome)
+        if on_set:
+            on_set(outcome)
+
     sets = list(info.vector_sets(spec.key_sizes)) if info.vector_sets else []
     for name, cases in sets:
         usable = [(c.key, c.data, c.expected, c.decrypt) for c in cases
@@ -88,51 +92,32 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
         if not usable:
             continue
         result = check_cases(sim, usable)
-        outcome = SetOutcome(name, result.passed, result.failed, list(result.first_failures))
-        outcomes.append(outcome)
-        if on_set:
-            on_set(outcome)
+        add(SetOutcome(name, result.passed, result.failed, list(result.first_failures)))
     if random_blocks:
         model = info.model()
         cases = [c for c in random_cases(model, spec.key_sizes, random_blocks, seed)
                  if applicable(c[0], c[3], spec)]
         result = check_cases(sim, cases)
-        outcome = SetOutcome(f"random-vs-model ({len(cases)})", result.passed, result.failed,
-                             list(result.first_failures))
-        outcomes.append(outcome)
-        if on_set:
-            on_set(outcome)
+        add(SetOutcome(f"random-vs-model ({len(cases)})", result.passed, result.failed,
+                       list(result.first_failures)))
     if oracle_blocks:
-        outcome, note = check_against_oracle(sim, spec, oracle_blocks, seed)
-        if outcome:
-            outcomes.append(outcome)
-            if on_set:
-                on_set(outcome)
-        if note:
-            notes.append(note)
+        for outcome in check_against_oracle(sim, spec, oracle_blocks, seed, notes):
+            add(outcome)
     if mct_outer:
         for outcome in check_monte_carlo(sim, spec, mct_outer, notes):
-            outcomes.append(outcome)
-            if on_set:
-                on_set(outcome)
+            add(outcome)
     if key_change_blocks:
         model = info.model()
         for decrypt in _directions(spec):
             run = check_key_agility(sim, model, spec.key_sizes, n=key_change_blocks, seed=seed,
                                     decrypt=decrypt)
-            outcome = SetOutcome(
+            add(SetOutcome(
                 f"new key every block, not drained ({key_change_blocks} "
                 f"{'decryptions' if decrypt else 'encryptions'}; "
                 f"{run.interval:.1f} cycles between blocks)",
-                run.check.passed, run.check.failed, list(run.check.first_failures))
-            outcomes.append(outcome)
-            if on_set:
-                on_set(outcome)
+                run.check.passed, run.check.failed, list(run.check.first_failures)))
     if constant_time_keys:
-        outcome = check_constant_time(sim, info.model(), spec, keys=constant_time_keys, seed=seed)
-        outcomes.append(outcome)
-        if on_set:
-            on_set(outcome)
+        add(check_constant_time(sim, info.model(), spec, keys=constant_time_keys, seed=seed))
     return VerifyReport(str(spec), outcomes, notes)
 
 
@@ -161,26 +146,27 @@ def check_monte_carlo(sim: Simulator, spec: DesignSpec, outer: int,
             for run in runs]
 
 
-def check_against_oracle(sim: Simulator, spec: DesignSpec, blocks: int,
-                         seed: int) -> tuple[SetOutcome | None, str | None]:
+def check_against_oracle(sim: Simulator, spec: DesignSpec, blocks: int, seed: int,
+                         notes: list[str]) -> list[SetOutcome]:
     """``blocks`` random blocks (a new key every 5, key sizes in turn, the core's directions)
-    against the cipher's independent oracle: (the set, None), or (None, why not) when the
-    oracle's package is missing."""
+    against the cipher's independent oracle; a note in ``notes`` instead where the oracle's
+    package is missing."""
     from .check import check_cases, random_rows
     from .oracles import OracleUnavailable, oracle_for
 
     try:
         oracle = oracle_for(spec.cipher)
     except OracleUnavailable as why:
-        return None, f"{ORACLE_SET}: not checked ({why})"
+        notes.append(f"{ORACLE_SET}: not checked ({why})")
+        return []
     block_bytes = ciphers()[spec.cipher].block_bits // 8
     rows = random_rows(spec.key_sizes, block_bytes, blocks, f"{seed}-oracle", 5,
                        _directions(spec))
     cases = [(key, data, want, decrypt)
              for (key, data, decrypt), want in zip(rows, oracle.answer(rows), strict=True)]
     result = check_cases(sim, cases)
-    return SetOutcome(f"{ORACLE_SET} ({len(cases)}, {oracle.name})", result.passed,
-                      result.failed, list(result.first_failures)), None
+    return [SetOutcome(f"{ORACLE_SET} ({len(cases)}, {oracle.name})", result.passed,
+                       result.failed, list(result.first_failures))]
 
 
 def check_constant_time(sim: Simulator, model: CipherModel, spec: DesignSpec, keys: int = 24,

@@ -2,8 +2,8 @@
 
 ``cipherbench run`` measures nothing it has not verified: before the flows run, every design goes
 through ``verify_design`` (every known-answer set of its cipher, random blocks against the model
-and against an independent oracle with key changes, a new key per block without draining, the
-constant-time set). The summary is
+and against an independent oracle with key changes, the first iterations of the Monte Carlo test,
+a new key per block without draining, the constant-time set). The summary is
 kept beside the design as ``verification.json`` (written once per generated design, atomically, so
 concurrent jobs of one design never read half of it) and copied into every result's provenance
 (``provenance["verification"]``), where the report's trust table reads it. A failing design is a
@@ -51,7 +51,7 @@ def summarize(report: Any, random_blocks: int = RANDOM_BLOCKS, seed: int = SEED)
         "passed": report.passed,
         "failed": report.failed,
         "known_answer": total(lambda n: not n.startswith(("random", "new key", "constant",
-                                                          "monte-carlo"))),
+                                                          MCT_SET))),
         "mct": _count_or_note(report, MCT_SET),
         "random": total(lambda n: n.startswith("random-vs-model")),
         "oracle": _count_or_note(report, ORACLE_SET),

@@ -368,7 +368,7 @@ class CastRound(RoundDatapath):
 
     ``kinds``: (encryption type, decryption type) when every round this unit computes has one
     type per direction (None for a direction the core lacks); None: the type comes from the round
-    key (bits ``RK_TYPE``)."""
+    key (its one-hot bits above Km and Kr, keyring.py ``pack_round_key``)."""
 
     def __init__(self, adder: str, kinds: tuple[int | None, int | None] | None) -> None:
         super().__init__(block_bits=64, round_key_bits=ROUND_KEY_BITS)
