@@ -12,6 +12,8 @@ Study file::
     fpga_fmax_search = true              # optional: raise the requested clock (docs/flows.md)
     fpga_seeds = [1, 2, 3]               # optional: placement seeds, best and spread reported
     asic_sequential = ["flipflop", "latch"]  # optional: also every ASIC job with latch pairs
+    layout_tech = "osu018"               # optional: the asic-layout target's cell kit
+    layout_density = 0.5                 # optional: its placement density
 
 ``asic_speed_grades = n`` sweeps every design's ASIC synthesis from the speed-oriented end to the
 area-oriented end in n grades: grade 1 is the speed end, grade n the area end, and the n - 2
@@ -38,11 +40,14 @@ from typing import Any, Callable
 from . import __version__
 from .errors import CipherbenchError
 from .spec import DesignSpec, parse
-from .targets import ASIC_GOALS, TARGET_NAMES, Target, expand_target, target_unavailable
+from .targets import (
+    ASIC_GOALS, DEFAULT_TARGETS, TARGET_NAMES, Target, expand_target, target_unavailable,
+)
 
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
 _KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
-               "asic_speed_grades", "fpga_fmax_search", "fpga_seeds", "asic_sequential"}
+               "asic_speed_grades", "fpga_fmax_search", "fpga_seeds", "asic_sequential",
+               "layout_tech", "layout_density"}
 # Delay targets of a speed-grade sweep are rounded to this, so that figures that differ in the
 # last digit between tool versions still plan the same jobs.
 _GRADE_STEP_PS = 10
@@ -63,6 +68,7 @@ class Study:
     # The asic flow's storage: flip-flops, and/or each flip-flop as a two-phase latch pair.
     asic_sequential: tuple[str, ...] = ("flipflop",)
     fpga_settings: tuple[tuple[str, Any], ...] = ()  # added to every fpga target's settings
+    layout_settings: tuple[tuple[str, Any], ...] = ()  # added to the asic-layout target's
 
     def override(self, *, designs: tuple[str, ...] = (), targets: tuple[str, ...] = (),
                  liberty: Path | None = None) -> "Study":
@@ -79,7 +85,7 @@ class Study:
 
 def default_study() -> Study:
     """AES-128 and AES 3-in-1, iterative, on every target available on this machine."""
-    return Study("default", tuple(parse(d) for d in DEFAULT_DESIGNS), TARGET_NAMES)
+    return Study("default", tuple(parse(d) for d in DEFAULT_DESIGNS), DEFAULT_TARGETS)
 
 
 def load_study(path: Path) -> Study:
@@ -98,7 +104,7 @@ def load_study(path: Path) -> Study:
     designs = data.get("designs")
     if not isinstance(designs, list) or not designs or not all(isinstance(d, str) for d in designs):
         raise CipherbenchError(f"{path}: 'designs' must be a non-empty list of design specs")
-    targets = data.get("targets", list(TARGET_NAMES))
+    targets = data.get("targets", list(DEFAULT_TARGETS))
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise CipherbenchError(f"{path}: 'targets' must be a list of target names")
     goals = data.get("asic_goals", list(ASIC_GOALS))
@@ -138,6 +144,16 @@ def load_study(path: Path) -> Study:
             fpga.append(("seeds", check_seeds(seeds)))
         except CipherbenchError as exc:
             raise CipherbenchError(f"{path}: 'fpga_seeds': {exc}") from exc
+    layout: list[tuple[str, Any]] = []
+    for key, setting in (("layout_tech", "tech"), ("layout_density", "density")):
+        if key in data:
+            from .flows.layout import effective_settings
+
+            try:
+                effective_settings({setting: data[key]})
+            except CipherbenchError as exc:
+                raise CipherbenchError(f"{path}: '{key}': {exc}") from exc
+            layout.append((setting, data[key]))
     return Study(
         name=str(data.get("name", Path(path).stem)),
         designs=tuple(parse(d) for d in designs),
@@ -148,6 +164,7 @@ def load_study(path: Path) -> Study:
         asic_speed_grades=grades,
         asic_sequential=tuple(dict.fromkeys(sequential)),
         fpga_settings=tuple(fpga),
+        layout_settings=tuple(layout),
     )
 
 
@@ -197,6 +214,9 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
         for target in expand_target(name, liberty=study.liberty, goals=study.asic_goals):
             if target.flow == "fpga" and study.fpga_settings:
                 target = replace(target, settings={**target.settings, **dict(study.fpga_settings)})
+            if target.flow == "layout" and study.layout_settings:
+                target = replace(target,
+                                 settings={**target.settings, **dict(study.layout_settings)})
             for variant in _sequential_variants(target, study.asic_sequential):
                 jobs.extend(Job(design, variant) for design in study.designs)
     return jobs
@@ -428,6 +448,11 @@ def _tool_versions(target: Target) -> list[str]:
         versions.append(tools.sta_version())
     if target.flow == "fpga":
         versions.append(tools.nextpnr(target.settings["family"])[1])
+    if target.flow == "layout":
+        from .flows.layout import effective_settings, qflow_version, tech_files
+
+        kit = tech_files(effective_settings(target.settings)["tech"])
+        versions += [tools.sta_version(), qflow_version(), *(_file_sha256(f) for f in kit)]
     return versions
 
 

@@ -5,6 +5,8 @@
                  OpenSTA, area- and speed-oriented synthesis
 ``fpga-ecp5``    Lattice ECP5 (LFE5U-25F), Yosys synth_ecp5 + nextpnr-ecp5
 ``fpga-ice40``   Lattice iCE40 (UP5K by default, 5,280 LUTs), Yosys synth_ice40 + nextpnr-ice40
+``asic-layout``  placed and routed on an OSU cell kit (qflow: graywolf + qrouter), OpenSTA before
+                 and after routing with the routed wires' parasitics (not in the default study)
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from typing import Any
 
 from .errors import CipherbenchError
 
-TARGET_NAMES = ("generic", "asic", "fpga-ecp5", "fpga-ice40")
+TARGET_NAMES = ("generic", "asic", "fpga-ecp5", "fpga-ice40", "asic-layout")
+# What a study runs when it names no targets: place and route of a whole core takes long
+# (docs/flows.md), so the layout target runs only where a study asks for it.
+DEFAULT_TARGETS = ("generic", "asic", "fpga-ecp5", "fpga-ice40")
 ASIC_GOALS = ("area", "speed")
 
 
@@ -43,6 +48,8 @@ def expand_target(name: str, *, liberty: Path | None = None,
         return [Target(name, "fpga", {"family": "ecp5"})]
     if name == "fpga-ice40":
         return [Target(name, "fpga", {"family": "ice40"})]
+    if name == "asic-layout":
+        return [Target(name, "layout", {})]
     raise CipherbenchError(f"unknown target {name!r}; valid: {', '.join(TARGET_NAMES)}")
 
 

@@ -1,4 +1,5 @@
-"""Synthesis flows behind one interface: generic gates, ASIC (Liberty + STA), FPGA (place and route)."""
+"""Synthesis flows behind one interface: generic gates, ASIC (Liberty + STA), FPGA (place and
+route), ASIC layout (qflow place and route + STA)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from .asic import AsicFlow
 from .base import Flow, FlowResult
 from .fpga import FpgaFlow
 from .generic import GenericFlow
+from .layout import LayoutFlow
 
-FLOWS: dict[str, Flow] = {flow.name: flow for flow in (GenericFlow(), AsicFlow(), FpgaFlow())}
+FLOWS: dict[str, Flow] = {flow.name: flow for flow in (GenericFlow(), AsicFlow(), FpgaFlow(), LayoutFlow())}
 
 
 def get_flow(name: str) -> Flow:

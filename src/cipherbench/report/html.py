@@ -218,7 +218,8 @@ FIGURE_COLUMNS: tuple[Column, ...] = (
     Column("io_count", "I/O count", better="lower"),
 )
 
-_AREA_BY_KIND = {"asic": "gate_equivalents", "fpga": "luts", "generic": "transistors"}
+_AREA_BY_KIND = {"asic": "gate_equivalents", "layout": "gate_equivalents", "fpga": "luts",
+                 "generic": "transistors"}
 _PER_KEY = {"throughput_mbps", "throughput_feedback_mbps", "bits_per_cycle",
             "time_to_encrypt_ns", "time_to_decrypt_ns", "key_setup_encrypt_ns",
             "key_setup_decrypt_ns", "kbps_per_ge", "mbps_per_lut", "energy_per_bit_pj"}

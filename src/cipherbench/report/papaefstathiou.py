@@ -64,11 +64,12 @@ def _is_seed_core(spec: DesignSpec) -> bool:
     return spec.cipher in CIPHERS and spec.arch in archs
 
 
-def our_rows(results: Sequence[Result]) -> list[OurRow]:
-    """Our ok ASIC and FPGA results of DES, TDEA and iterative AES."""
+def our_rows(results: Sequence[Result],
+             kinds: tuple[str, ...] = ("asic", "fpga")) -> list[OurRow]:
+    """Our ok results of DES, TDEA and iterative AES on the targets of ``kinds``."""
     rows = []
     for r in results:
-        if not r.ok or r.target_kind not in ("asic", "fpga"):
+        if not r.ok or r.target_kind not in kinds:
             continue
         spec = design_spec(r.design)
         if spec is not None and _is_seed_core(spec):
@@ -79,7 +80,7 @@ def our_rows(results: Sequence[Result]) -> list[OurRow]:
 
 
 def relevant(results: Sequence[Result]) -> bool:
-    return bool(our_rows(results))
+    return bool(our_rows(results, kinds=("asic", "fpga", "layout")))
 
 
 def _published_cells(h: PapaHardware) -> list[str]:
@@ -163,8 +164,11 @@ def layout_table(results: Sequence[Result]) -> Table:
                      "area (K um2)", fmt(syn.area_kum2), fmt(pnr.area_kum2),
                      fmt(_ratio(pnr.area_kum2, syn.area_kum2)), fmt(syn.latency_ns),
                      fmt(pnr.latency_ns), fmt(_ratio(pnr.latency_ns, syn.latency_ns))])
-    for o in our_rows(results):
+    for o in our_rows(results, kinds=("asic", "fpga", "layout")):
         r = o.result
+        if r.target_kind == "layout":
+            rows.append(_asic_layout_row(o.cipher, r))
+            continue
         if r.target_kind != "fpga":
             continue
         # Latency of the critical path: nextpnr's estimate after placement (wires estimated)
@@ -192,9 +196,23 @@ def layout_table(results: Sequence[Result]) -> Table:
         "Published: the designs the seed reports in both stages (Tables 8/9, 11/12, 13/14).",
         ("Ours: FPGA resource counts after Yosys synthesis and after nextpnr placement (core "
         "without the I/O wrapper). Latency: the critical path as nextpnr estimates it after "
-        "placement (before routing) against the routed one, on the LUT row; the ASIC flow stops "
-        "at synthesis (its wire-load-model against zero-wire timing is in the ASIC results)."),
+        "placement (before routing) against the routed one, on the LUT row."),
+        ("Ours, ASIC (target layout:KIT:dDENSITY): the cells' area against the routed die "
+        "(graywolf + qrouter, qflow), as the seed's synthesis against placed-and-routed area; "
+        "latency: OpenSTA on the same netlist with pins' capacitance only against the routed "
+        "wires' parasitics (SPEF from qrouter's RC trees), clocks propagated both times."),
     ])
+
+
+def _asic_layout_row(cipher: str, r: Result) -> list[str]:
+    """One placed-and-routed ASIC design: cell area vs die area, pre- vs post-route latency."""
+    m = r.measurements
+    cells, die = _number(m.get("area_um2")), _number(m.get("die_area_um2"))
+    pre, post = _number(m.get("critical_path_pre_route_ns")), _number(m.get("critical_path_ns"))
+    kum2 = [round(v / 1000.0, 1) if v is not None else None for v in (cells, die)]
+    return [cipher, OURS_SOURCE, f"{r.design} @ {r.target}", "area (K um2): cells / die",
+            fmt(kum2[0]), fmt(kum2[1]), fmt(_ratio(die, cells)), fmt(pre), fmt(post),
+            fmt(_ratio(post, pre))]
 
 
 def tables(results: Sequence[Result]) -> list[Table]:

@@ -26,6 +26,7 @@ LOG_SPREAD = 10.0
 # Per target kind: the area figures to try in order (label, name) and the throughput figure.
 _AREA: dict[str, tuple[tuple[str, str], ...]] = {
     "asic": (("Area (GE)", "gate_equivalents"), ("Area (um2)", "area_um2")),
+    "layout": (("Area (GE)", "gate_equivalents"), ("Area (um2)", "area_um2")),
     "fpga": (("LUTs", "luts"),),
     "generic": (("Transistors", "transistors"), ("Cells", "cells")),
 }

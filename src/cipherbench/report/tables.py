@@ -21,7 +21,7 @@ from . import published
 from .published import PublishedColumn
 
 MISSING = "-"
-KIND_ORDER = ("generic", "asic", "fpga")
+KIND_ORDER = ("generic", "asic", "layout", "fpga")
 KIND_TITLES = {"generic": "Generic (technology-independent)", "asic": "ASIC", "fpga": "FPGA"}
 
 
