@@ -138,9 +138,10 @@ def run(flow: str, design: Path, work: Path, settings: dict) -> FlowResult:
 # ---- registry ------------------------------------------------------------------------------
 
 
-def test_registry_lists_three_flows() -> None:
-    assert set(FLOWS) == {"generic", "asic", "fpga"}
-    with pytest.raises(CipherbenchError, match="unknown flow 'vivado'; valid: generic, asic, fpga"):
+def test_registry_lists_four_flows() -> None:
+    assert set(FLOWS) == {"generic", "asic", "fpga", "layout"}
+    with pytest.raises(CipherbenchError,
+                       match="unknown flow 'vivado'; valid: generic, asic, fpga, layout"):
         get_flow("vivado")
 
 

@@ -149,45 +149,49 @@ def write_spef(nets: list[RcNet], netlist: Netlist, outputs: dict[str, frozenset
         name = _net_of(net.driver, netlist)
         if name is None:
             raise ToolFailed(f"routed net {net.name}: its driver {net.driver} is not in the netlist")
-        caps: dict[str, float] = {}
-        resistors: list[tuple[str, str, float]] = []
-        pins: set[str] = {net.driver}
-        counter = [0]
-
-        def node_name(pin: str | None) -> str:
-            if pin is not None:
-                pins.add(pin)
-                return pin
-            counter[0] += 1
-            return f"internal:{counter[0]}"
-
-        def walk(parent: str, nodes: list[RcNode]) -> None:
-            for node in nodes:
-                end = node_name(node.pin)
-                caps[parent] = caps.get(parent, 0.0) + node.cap_pf / 2
-                caps[end] = caps.get(end, 0.0) + node.cap_pf / 2
-                resistors.append((parent, end, max(node.res_ohm, MIN_RESISTANCE_OHM)))
-                walk(end, node.children)
-
-        walk(net.driver, net.tree)
+        caps, resistors = _rc_elements(net)
+        pins = {net.driver, *(n for n in caps if not n.startswith(_INTERNAL))}
         total = net.total_cap_pf()
         wire_cap += total
-        spef = {pin: _spef_pin(pin, name, netlist, outputs) for pin in pins}
+        conn = {pin: _spef_pin(pin, name, netlist, outputs) for pin in pins}
+        # Every node has a capacitance entry; branch points become NET:k.
+        node_names = {node: conn[node][0] if node in conn
+                      else f"{_escape(name)}:{node[len(_INTERNAL):]}" for node in caps}
         lines += [f"*D_NET {_escape(name)} {total:.6g}", "*CONN"]
-        lines += [spef[pin][1] for pin in sorted(pins)]
-
-        def spef_node(node: str) -> str:
-            return spef[node][0] if node in spef else f"{_escape(name)}:{node.split(':', 1)[1]}"
-
+        lines += [conn[pin][1] for pin in sorted(pins)]
         lines.append("*CAP")
         for index, (node, cap) in enumerate(sorted(caps.items()), 1):
-            lines.append(f"{index} {spef_node(node)} {cap:.6g}")
+            lines.append(f"{index} {node_names[node]} {cap:.6g}")
         lines.append("*RES")
         for index, (a, b, res) in enumerate(resistors, 1):
-            lines.append(f"{index} {spef_node(a)} {spef_node(b)} {res:.6g}")
+            lines.append(f"{index} {node_names[a]} {node_names[b]} {res:.6g}")
         lines += ["*END", ""]
     path.write_text("\n".join(lines))
     return {"nets": len(nets), "wire_cap_pf": wire_cap}
+
+
+_INTERNAL = "internal:"  # prefix of a branch point's name until it gets its net's
+
+
+def _rc_elements(net: RcNet) -> tuple[dict[str, float], list[tuple[str, str, float]]]:
+    """A net's node capacitances and resistors: pins by their qrouter names, branch points
+    numbered in the order they are met."""
+    caps: dict[str, float] = {}
+    resistors: list[tuple[str, str, float]] = []
+    count = 0
+    stack: list[tuple[str, RcNode]] = [(net.driver, node) for node in reversed(net.tree)]
+    while stack:
+        parent, node = stack.pop()
+        if node.pin is None:
+            count += 1
+            end = f"{_INTERNAL}{count}"
+        else:
+            end = node.pin
+        caps[parent] = caps.get(parent, 0.0) + node.cap_pf / 2
+        caps[end] = caps.get(end, 0.0) + node.cap_pf / 2
+        resistors.append((parent, end, max(node.res_ohm, MIN_RESISTANCE_OHM)))
+        stack.extend((end, child) for child in reversed(node.children))
+    return caps, resistors
 
 
 def _net_of(pin: str, netlist: Netlist) -> str | None:
