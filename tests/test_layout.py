@@ -106,6 +106,7 @@ END NETS
     ({"density": 1.5}, "density=1.5 must be a number between 0.05 and 1"),
     ({"density": "half"}, "density='half'"),
     ({"clock_period_ns": 0}, "clock_period_ns must be positive"),
+    ({"synthesis": "fast"}, "synthesis='fast' must be one of speed, area, qflow"),
 ])
 def test_bad_settings_name_the_fix(settings: dict[str, object], fragment: str) -> None:
     with pytest.raises(CipherbenchError, match=re.escape(fragment)):
@@ -136,11 +137,11 @@ def test_study_keys(tmp_path: Path) -> None:
 
     path = tmp_path / "s.toml"
     path.write_text('designs = ["des-64/iterative"]\ntargets = ["asic-layout"]\n'
-                    'layout_density = 0.4\nlayout_tech = "osu050"\n')
+                    'layout_density = 0.4\nlayout_tech = "osu050"\nlayout_synthesis = "qflow"\n')
     study = load_study(path)
     if get_flow("layout").available() is None:
         (job,) = plan_jobs(study, RunSummary())
-        assert job.target.settings == {"density": 0.4, "tech": "osu050"}
+        assert job.target.settings == {"density": 0.4, "tech": "osu050", "synthesis": "qflow"}
     path.write_text('designs = ["des-64/iterative"]\nlayout_density = 3\n')
     with pytest.raises(CipherbenchError, match="'layout_density'"):
         load_study(path)
@@ -163,7 +164,7 @@ def des_layout(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
     assert proc.returncode == 0, proc.stdout + proc.stderr
     row = sqlite3.connect(folder / "results" / "cipherbench.sqlite").execute(
         "select target, status, measurements, provenance from results").fetchone()
-    assert row[0] == "layout:osu018:d0.5" and row[1] == "ok"
+    assert row[0] == "layout:osu018:d0.5:speed" and row[1] == "ok"
     return folder, {"measurements": json.loads(row[2]), "provenance": json.loads(row[3])}
 
 
@@ -171,9 +172,10 @@ def test_des_placed_and_routed(des_layout: tuple[Path, dict[str, object]]) -> No
     _, row = des_layout
     m = row["measurements"]
     assert isinstance(m, dict)
-    # The DES loop core: about 4 kGE of OSU 0.18 um cells (NAND2X1 = 24 um2), 64 + 56 + control
-    # flip-flops, placed at half density.
+    # The DES loop core: about 3.7 kGE of OSU 0.18 um cells (NAND2X1 = 24 um2), 64 + 56 + control
+    # flip-flops, placed at half density: the asic flow's speed-end netlist, cell for cell.
     assert 3000 < m["gate_equivalents"] < 6000 and 200 <= m["flipflops"] <= 300
+    assert m["gate_equivalents"] == m["synthesis_gate_equivalents"]
     assert 40 <= m["utilization_pct"] <= 55
     assert m["die_area_um2"] > m["area_um2"]
     assert m["routed_nets"] > 2000 and m["wirelength_um"] > 50_000 and m["wire_cap_pf"] > 1
@@ -197,5 +199,5 @@ def test_des_layout_in_the_report(des_layout: tuple[Path, dict[str, object]]) ->
     m = row["measurements"]
     assert isinstance(m, dict)
     line = next(ln for ln in md.splitlines()
-                if "@ layout:osu018:d0.5 | area (K um2): cells / die" in ln)
+                if "@ layout:osu018:d0.5:speed | area (K um2): cells / die" in ln)
     assert f"| {m['critical_path_pre_route_ns']:.2f} | {m['critical_path_ns']:.2f} |" in line

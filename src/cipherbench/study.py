@@ -14,6 +14,7 @@ Study file::
     asic_sequential = ["flipflop", "latch"]  # optional: also every ASIC job with latch pairs
     layout_tech = "osu018"               # optional: the asic-layout target's cell kit
     layout_density = 0.5                 # optional: its placement density
+    layout_synthesis = "speed"           # optional: the netlist it places (speed, area, qflow)
 
 ``asic_speed_grades = n`` sweeps every design's ASIC synthesis from the speed-oriented end to the
 area-oriented end in n grades: grade 1 is the speed end, grade n the area end, and the n - 2
@@ -47,7 +48,7 @@ from .targets import (
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
 _KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
                "asic_speed_grades", "fpga_fmax_search", "fpga_seeds", "asic_sequential",
-               "layout_tech", "layout_density"}
+               "layout_tech", "layout_density", "layout_synthesis"}
 # Delay targets of a speed-grade sweep are rounded to this, so that figures that differ in the
 # last digit between tool versions still plan the same jobs.
 _GRADE_STEP_PS = 10
@@ -145,7 +146,8 @@ def load_study(path: Path) -> Study:
         except CipherbenchError as exc:
             raise CipherbenchError(f"{path}: 'fpga_seeds': {exc}") from exc
     layout: list[tuple[str, Any]] = []
-    for key, setting in (("layout_tech", "tech"), ("layout_density", "density")):
+    for key, setting in (("layout_tech", "tech"), ("layout_density", "density"),
+                         ("layout_synthesis", "synthesis")):
         if key in data:
             from .flows.layout import effective_settings
 

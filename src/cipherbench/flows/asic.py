@@ -108,13 +108,13 @@ class AsicFlow:
 
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))
-        effective = _effective_settings(settings)
+        effective = effective_settings(settings)
         library = load_liberty(effective["liberty"])
         design = load_design(design_dir)
         work_dir.mkdir(parents=True, exist_ok=True)
         sta = sta_path()  # fail before the long synthesis if OpenSTA is missing
 
-        netlist, synth, artifacts = _synthesize(design, library, work_dir, effective)
+        netlist, synth, artifacts = synthesize(design, library, work_dir, effective)
         timing, sta_artifacts = _time(design, library, netlist, work_dir, effective, sta)
         artifacts.update(sta_artifacts)
 
@@ -134,7 +134,7 @@ class AsicFlow:
         )
 
 
-def _effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
+def effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
     effective = {**DEFAULTS, **settings}
     effective["dont_use"] = list(effective["dont_use"] or [])
     if effective["delay_ps"] is not None:
@@ -179,9 +179,13 @@ def _constraints(library: Liberty) -> str | None:
     return f"set_driving_cell {library.buffer.name}\nset_load {FANOUT_OF * load:.4f}\n"
 
 
-def _synthesize(
-    design: Design, library: Liberty, work: Path, settings: dict[str, Any]
+def synthesize(
+    design: Design, library: Liberty, work: Path, settings: dict[str, Any],
+    simulation_views: bool = True,
 ) -> tuple[Path, dict[str, Any], dict[str, str]]:
+    """Map the design onto the Liberty; its netlists (``mapped``: the cells with the top's vector
+    ports), figures and artifacts. ``simulation_views``: also the netlists the study simulates
+    and measures power on."""
     lib = library.path
     abc_path, constr_path = work / "asic.abc", work / "asic.constr"
     abc_path.write_text(abc_script(settings["goal"], settings["delay_ps"],
@@ -250,7 +254,9 @@ def _synthesize(
     }
     if constr is not None:
         artifacts["abc_constraints"] = str(constr_path)
-    artifacts.update(_simulation_netlists(design, library, mapped, work))
+    artifacts["mapped"] = str(mapped)
+    if simulation_views:
+        artifacts.update(_simulation_netlists(design, library, mapped, work))
     return netlist, measurements, artifacts
 
 

@@ -6,13 +6,19 @@ graywolf (placement), qrouter (detailed routing) and three OSU standard-cell kit
 both Liberty and LEF: osu018 (0.18 um, six metal layers, the default), osu035 and osu050 (0.5 um,
 three layers: the NSA seed's technology generation, but congested). The flow:
 
-1. ``qflow synthesize place route``: qflow's own Yosys script onto the kit's Liberty, its fanout
-   buffering and clock-tree buffers (blifFanout), graywolf at the given initial ``density``
-   (cells' share of the core), qrouter. A net qrouter leaves unrouted fails the run.
+1. Synthesis onto the kit's Liberty. ``synthesis = "speed"`` (default) or ``"area"``: the
+   ``asic`` flow's own netlist at that end (Yosys + ABC, buffered and sized), handed to qflow as
+   BLIF with qflow's fanout buffering off, so the layout starts from exactly the netlist the
+   ``asic`` target measures. ``"qflow"``: qflow's own Yosys script (Debian's Yosys 0.23, ABC with
+   no delay target) with its fanout and clock-tree buffers (blifFanout).
+   Then ``qflow place route``: graywolf at the given initial ``density`` (the cells' share of the
+   core), qrouter. A net qrouter leaves unrouted fails the run.
 2. qrouter's RC trees of the routed nets become SPEF (flows/spef.py).
-3. OpenSTA times the same netlist twice, clocks propagated through the buffer tree: before
-   routing (pins' capacitance only: what synthesis sees with no wire model) and with the routed
-   parasitics. Their difference is the route's share of the critical path.
+3. OpenSTA times the same netlist twice, with an ideal clock as the ``asic`` flow does (no
+   clock-tree synthesis is modelled; qflow's clock buffers, where its synthesis made them, are
+   timed as data-path-free buffers): before routing (pins' capacitance only: what synthesis sees
+   with no wire model) and with the routed parasitics. Their difference is the routed wires'
+   share of the critical path.
 4. The routed netlist, cells defined by their Liberty functions, is the ``sim_netlist`` the study
    simulates on the RTL's vectors: the layout computes what the RTL does or the job fails.
 """
@@ -39,9 +45,11 @@ DEFAULTS: dict[str, Any] = {
     # default packs the rows so tightly that qrouter leaves nets unrouted on these kits (a DES
     # core on osu050: 1,144 of 2,855 nets); 0.5 routes osu018 cleanly.
     "density": 0.5,
+    "synthesis": "speed",  # "speed" | "area": the asic flow's netlist at that end; or "qflow"
     "clock_period_ns": 10.0,  # STA clock; the result (period - worst slack) does not depend on it
 }
 TECHS = ("osu018", "osu035", "osu050")
+SYNTHESES = ("speed", "area", "qflow")
 TECH_ROOT = Path("/usr/share/qflow/tech")
 QFLOW_TIMEOUT_S = 4 * 3600
 STA_TIMEOUT_S = 1800
@@ -58,7 +66,7 @@ class LayoutFlow:
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = effective_settings(settings)
-        return f"layout:{effective['tech']}:d{effective['density']:g}"
+        return f"layout:{effective['tech']}:d{effective['density']:g}:{effective['synthesis']}"
 
     def available(self) -> str | None:
         try:
@@ -76,8 +84,9 @@ class LayoutFlow:
         library = load_liberty(liberty_file)
         design = load_design(design_dir)
         sta = sta_path()
+        work_dir = work_dir.resolve()  # qflow runs in the project folder: paths must be absolute
         project = work_dir / "layout"
-        _prepare_project(design, project, effective)
+        synthesized = _prepare_project(design, library, project, work_dir, effective)
         _run_qflow(design, project, effective["tech"])
         netlist = _without_fillers(project / f"{design.top}.rtlnopwr.v", library,
                                    work_dir / "layout_netlist.v")
@@ -101,6 +110,9 @@ class LayoutFlow:
             "wire_cap_pf": round(wires["wire_cap_pf"], 3),
             **figures, **timing,
         }
+        if synthesized is not None:
+            # The asic flow's figures of the netlist that was placed, for the comparison.
+            measurements["synthesis_gate_equivalents"] = synthesized["gate_equivalents"]
         artifacts = {
             "qflow_project": str(project), "netlist": str(netlist), "spef": str(spef),
             "def": str(project / f"{design.top}.def"), **sta_artifacts,
@@ -161,6 +173,9 @@ def effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
         raise CipherbenchError(f"layout setting density={density!r} must be a number between "
                                "0.05 and 1 (the cells' share of the core area)")
     effective["density"] = float(density)
+    if effective["synthesis"] not in SYNTHESES:
+        raise CipherbenchError(f"layout setting synthesis={effective['synthesis']!r} must be one "
+                               f"of {', '.join(SYNTHESES)}")
     if float(effective["clock_period_ns"]) <= 0:
         raise CipherbenchError("layout setting clock_period_ns must be positive")
     return effective
@@ -169,15 +184,45 @@ def effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
 # ---- qflow ------------------------------------------------------------------------------------
 
 
-def _prepare_project(design: Design, project: Path, settings: dict[str, Any]) -> None:
-    """A qflow project folder: the design's Verilog as one source file, the placement density."""
+def _prepare_project(design: Design, library: Liberty, project: Path, work: Path,
+                     settings: dict[str, Any]) -> dict[str, Any] | None:
+    """A qflow project folder: the design's Verilog as one source file and the placement
+    density; unless qflow synthesizes, the asic flow's netlist and the Yosys script that hands
+    it to qflow as BLIF (its figures are returned)."""
     if project.exists():
         shutil.rmtree(project)
     (project / "source").mkdir(parents=True)
     source = "\n".join(path.read_text() for path in design.verilog)
     (project / "source" / f"{design.top}.v").write_text(source)
-    (project / "project_vars.sh").write_text(
-        f"set initial_density = {settings['density']:g}\n")
+    variables = [f"set initial_density = {settings['density']:g}"]
+    figures = None
+    if settings["synthesis"] != "qflow":
+        from . import asic
+
+        asic_settings = asic.effective_settings({"liberty": str(library.source),
+                                                 "goal": settings["synthesis"]})
+        synth_dir = work / "asic_synthesis"
+        synth_dir.mkdir(parents=True, exist_ok=True)
+        _, figures, artifacts = asic.synthesize(design, library, synth_dir, asic_settings,
+                                                simulation_views=False)
+        if library.buffer is None:
+            raise ToolFailed(f"{library.name} has no buffer cell for qflow's BLIF")
+        buffer = library.buffer
+        pins = (buffer.inputs()[0].name, buffer.outputs()[0].name)
+        script = project / "cb_blif.ys"
+        script.write_text("\n".join([
+            f"read_liberty -lib {library.path}",
+            f"read_verilog {artifacts['mapped']}",
+            f"hierarchy -check -top {yosys_id(design.top)}",
+            # Named wires that only alias another net would each become a buffer below.
+            "opt_clean -purge",
+            # Port-to-port connections and constants become buffer cells, as in qflow's own
+            # script, so every BLIF net has a driver cell or port.
+            f"write_blif -buf {buffer.name} {pins[0]} {pins[1]} {design.top}_mapped.blif",
+        ]) + "\n")
+        variables += [f'set yosys_options = "-s {script}"', "set nofanout = 1"]
+    (project / "project_vars.sh").write_text("\n".join(variables) + "\n")
+    return figures
 
 
 def _run_qflow(design: Design, project: Path, tech: str) -> None:
@@ -271,8 +316,8 @@ def _number(text: str) -> float | None:
 
 def sta_script(library: Liberty, netlist: Path, spef: Path, top: str, clock: str,
                period_ns: float, reports: tuple[Path, Path]) -> str:
-    """OpenSTA: the same netlist before routing and with the routed parasitics; the clock is
-    propagated through qflow's buffer tree both times, ports at 0 ns."""
+    """OpenSTA: the same netlist before routing and with the routed parasitics; an ideal clock
+    and ports at 0 ns, as in the asic flow."""
     return f"""set cb_ok 0
 if {{[catch {{
   read_liberty {{{library.path}}}
@@ -284,7 +329,6 @@ if {{[catch {{
   set inputs [delete_from_list [all_inputs] [get_ports {{{clock}}}]]
   if {{[llength $inputs]}} {{ set_input_delay 0 -clock {{{clock}}} $inputs }}
   if {{[llength [all_outputs]]}} {{ set_output_delay 0 -clock {{{clock}}} [all_outputs] }}
-  set_propagated_clock [all_clocks]
   report_checks -path_delay max -format full -fields {{net fanout cap}} -digits 4 > {{{reports[0]}}}
   puts "CIPHERBENCH pre_route_slack_ns [sta::worst_slack -max]"
   read_spef {{{spef}}}

@@ -199,10 +199,11 @@ def layout_table(results: Sequence[Result]) -> Table:
         ("Ours: FPGA resource counts after Yosys synthesis and after nextpnr placement (core "
         "without the I/O wrapper). Latency: the critical path as nextpnr estimates it after "
         "placement (before routing) against the routed one, on the LUT row."),
-        ("Ours, ASIC (target layout:KIT:dDENSITY): the cells' area against the routed die "
-        "(graywolf + qrouter, qflow), as the seed's synthesis against placed-and-routed area; "
-        "latency: OpenSTA on the same netlist with pins' capacitance only against the routed "
-        "wires' parasitics (SPEF from qrouter's RC trees), clocks propagated both times."),
+        ("Ours, ASIC (target layout:KIT:dDENSITY:SYNTHESIS): the cells' area against the routed "
+        "die (graywolf + qrouter, qflow), as the seed's synthesis against placed-and-routed area; "
+        "latency: OpenSTA on the same netlist (by default the asic flow's speed-end netlist) with "
+        "pins' capacitance only against the routed wires' parasitics (SPEF from qrouter's RC "
+        "trees), ideal clock both times."),
     ])
 
 
