@@ -22,8 +22,16 @@ from ..errors import CipherbenchError, ToolFailed
 from ..rtl import run_yosys_script
 from ..tools import run_tool, sta_path, sta_version, yosys_version
 from .base import (
-    YOSYS_DROP_MARKERS, Design, FlowResult, cells_by_type, check_settings, load_design,
-    read_stat_json, yosys_id, yosys_read_script,
+    YOSYS_DROP_MARKERS,
+    Design,
+    FlowResult,
+    cells_by_type,
+    check_settings,
+    load_design,
+    missing_tool,
+    read_stat_json,
+    yosys_id,
+    yosys_read_script,
 )
 from .liberty import Liberty, load_liberty
 
@@ -99,12 +107,7 @@ class AsicFlow:
         return f"asic:{library.name}:{_goal_label(effective)}"
 
     def available(self) -> str | None:
-        try:
-            yosys_version()
-            sta_path()
-        except CipherbenchError as exc:
-            return str(exc)
-        return None
+        return missing_tool(yosys_version, sta_path)
 
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))

@@ -7,6 +7,7 @@ nothing about ciphers; metrics (throughput, efficiency) are derived elsewhere fr
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -75,6 +76,17 @@ def load_design(design_dir: Path) -> Design:
     if not files:
         raise CipherbenchError(f"{path} lists no Verilog files")
     return Design(design_dir.resolve(), str(manifest["top"]), str(manifest["clock"]), files, manifest)
+
+
+def missing_tool(*checks: Callable[[], object]) -> str | None:
+    """A flow's ``available()``: None if every check passes, else the one-line reason of the
+    first that raises (each check finds a tool or file and raises CipherbenchError)."""
+    for check in checks:
+        try:
+            check()
+        except CipherbenchError as exc:
+            return str(exc)
+    return None
 
 
 def check_settings(flow: str, settings: dict[str, Any], known: set[str]) -> None:

@@ -12,6 +12,7 @@ synthesis, are subtracted from the placed totals. docs/flows.md has the details.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -22,8 +23,17 @@ from ..errors import CipherbenchError, ToolFailed
 from ..rtl import run_yosys_script
 from ..tools import FPGA_FAMILIES, nextpnr, run_tool, yosys_version
 from .base import (
-    YOSYS_DROP_MARKERS, Design, FlowResult, cells_by_type, check_settings, load_design,
-    read_stat_json, yosys_id, yosys_read_script, yosys_read_verilog,
+    YOSYS_DROP_MARKERS,
+    Design,
+    FlowResult,
+    cells_by_type,
+    check_settings,
+    load_design,
+    missing_tool,
+    read_stat_json,
+    yosys_id,
+    yosys_read_script,
+    yosys_read_verilog,
 )
 
 WRAPPER = "cipherbench_fpga_wrapper"
@@ -118,13 +128,7 @@ class FpgaFlow:
         return f"fpga:{effective['family']}:{effective['device']}:{effective['package']}{search}"
 
     def available(self) -> str | None:
-        try:
-            yosys_version()
-            for family in FAMILIES:
-                nextpnr(family)
-        except CipherbenchError as exc:
-            return str(exc)
-        return None
+        return missing_tool(yosys_version, *(functools.partial(nextpnr, f) for f in FAMILIES))
 
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))

@@ -20,8 +20,17 @@ from ..errors import CipherbenchError, ToolFailed
 from ..rtl import run_yosys_script
 from ..tools import yosys_version
 from .base import (
-    YOSYS_DROP_MARKERS, Design, FlowResult, cells_by_type, check_settings, load_design,
-    read_stat_json, safe_key, yosys_id, yosys_read_script,
+    YOSYS_DROP_MARKERS,
+    Design,
+    FlowResult,
+    cells_by_type,
+    check_settings,
+    load_design,
+    missing_tool,
+    read_stat_json,
+    safe_key,
+    yosys_id,
+    yosys_read_script,
 )
 
 DEFAULTS: dict[str, Any] = {"gates": "simple", "transistor_gates": "cmos", "blocks": True}
@@ -54,11 +63,7 @@ class GenericFlow:
         return "generic" if gates == DEFAULTS["gates"] else f"generic:{gates}"
 
     def available(self) -> str | None:
-        try:
-            yosys_version()
-        except CipherbenchError as exc:
-            return str(exc)
-        return None
+        return missing_tool(yosys_version)
 
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))

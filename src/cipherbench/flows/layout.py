@@ -35,7 +35,14 @@ from typing import Any
 from ..errors import CipherbenchError, ToolFailed, ToolMissing
 from ..rtl import run_yosys_script
 from ..tools import run_tool, sta_path, sta_version
-from .base import Design, FlowResult, check_settings, load_design, yosys_id
+from .base import (
+    Design,
+    FlowResult,
+    check_settings,
+    load_design,
+    missing_tool,
+    yosys_id,
+)
 from .liberty import Liberty, load_liberty
 from .spef import read_netlist, read_rc, write_spef
 
@@ -69,13 +76,7 @@ class LayoutFlow:
         return f"layout:{effective['tech']}:d{effective['density']:g}:{effective['synthesis']}"
 
     def available(self) -> str | None:
-        try:
-            qflow_path()
-            sta_path()
-            tech_files(DEFAULTS["tech"])
-        except CipherbenchError as exc:
-            return str(exc)
-        return None
+        return missing_tool(qflow_path, sta_path, lambda: tech_files(DEFAULTS["tech"]))
 
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))
