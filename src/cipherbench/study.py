@@ -422,7 +422,9 @@ def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
         return None
     if say:
         say(f"simulating the {flow_result.target} netlist of {job.design}")
-    check = simulate_netlist(job.design, folder, Path(netlist), work, flow_result.target)
+    # Traced only where the power measurement reuses the executable (verify/activity.py).
+    check = simulate_netlist(job.design, folder, Path(netlist), work, flow_result.target,
+                             trace="power_netlist" in flow_result.artifacts)
     if check["failed"]:
         first = "; ".join(check["first_failures"]) or "see the netlist simulation"
         raise CipherbenchError(f"the {flow_result.target} netlist of {job.design} differs from "

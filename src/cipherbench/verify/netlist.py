@@ -49,14 +49,17 @@ def netlist_design(design_dir: Path, netlist: Path, folder: Path) -> Path:
 
 
 def simulate_netlist(spec: DesignSpec, design_dir: Path, netlist: Path, work: Path,
-                     label: str) -> dict[str, Any]:
-    """Run the design's vectors through ``netlist``; the outcome as provenance records it."""
+                     label: str, trace: bool = True) -> dict[str, Any]:
+    """Run the design's vectors through ``netlist``; the outcome as provenance records it.
+
+    ``trace``: build with VCD tracing, so the same executable then records activity for power
+    (verify/activity.py). A netlist nobody measures power on is built without it: the tracing
+    code can be most of the C++ a big netlist makes the compiler work through."""
     from .designs import verify_design
 
     folder = netlist_design(design_dir, netlist, work / "netlist_sim")
-    # Built with tracing: the same executable then records activity for power (verify/activity).
     report = verify_design(spec, folder, random_blocks=RANDOM_BLOCKS, key_change_blocks=8,
-                           constant_time_keys=2, trace=True)
+                           constant_time_keys=2, trace=trace)
     return {
         "method": METHOD,
         "netlist": label,
