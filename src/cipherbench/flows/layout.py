@@ -91,7 +91,7 @@ class LayoutFlow:
         _run_qflow(design, project, effective["tech"])
         netlist = _without_fillers(project / f"{design.top}.rtlnopwr.v", library,
                                    work_dir / "layout_netlist.v")
-        figures = _layout_figures(design, project, library)
+        figures = _layout_figures(design, project)
         spef = work_dir / "layout.spef"
         parsed = read_netlist(netlist)
         outputs = {name: frozenset(p.name for p in cell.outputs())
@@ -269,7 +269,7 @@ def _without_fillers(routed: Path, library: Liberty, out: Path) -> Path:
 _KEYWORDS = frozenset({"module", "input", "output", "inout", "wire", "assign", "reg"})
 
 
-def _layout_figures(design: Design, project: Path, library: Liberty) -> dict[str, Any]:
+def _layout_figures(design: Design, project: Path) -> dict[str, Any]:
     """Die area and routed wire length from the routed DEF."""
     text = (project / f"{design.top}.def").read_text()
     units = _RE_DEF_UNITS.search(text)
