@@ -76,7 +76,7 @@ STA_TIMEOUT_S = 1800
 _ABC_PREPARE = "strash; &get -n; &fraig -x; &put; scorr; dc2; dretime; strash; &get -n; &dch -f"
 # structure=keep: only structural hashing and choice computation before the mapper.
 _ABC_PREPARE_KEEP = "strash; &get -n; &dch -f"
-_STA_OK = "CIPHERBENCH_STA_OK"
+STA_OK = "CIPHERBENCHSTA_OK"
 _RE_SLACK = re.compile(r"CIPHERBENCH worst_slack_ns (\S+)")
 _RE_ZERO_WIRE_SLACK = re.compile(r"CIPHERBENCH zero_wire_slack_ns (\S+)")
 _RE_MIN_PERIOD = re.compile(r"CIPHERBENCH min_period_ns (\S+)")
@@ -299,6 +299,17 @@ def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
 # ---- static timing --------------------------------------------------------------------------
 
 
+def sta_load_design(library: Liberty, netlist: Path, top: str, clock: str) -> str:
+    """OpenSTA lines (inside the scripts' catch) that read and link the netlist, check its
+    clock port and set ``$inputs`` to the data inputs."""
+    return f"""  read_liberty {{{library.path}}}
+  set_cmd_units -time ns
+  read_verilog {{{netlist}}}
+  link_design {{{top}}}
+  if {{[llength [get_ports -quiet {{{clock}}}]] == 0}} {{ error "clock port {clock} not found in {top}" }}
+  set inputs [delete_from_list [all_inputs] [get_ports {{{clock}}}]]"""
+
+
 def sta_script(library: Liberty, netlist: Path, top: str, clock: str, period_ns: float,
                report: Path, latch: bool = False) -> str:
     """OpenSTA commands: ideal clock on the manifest's clock port, 0 ns input and output delays.
@@ -350,15 +361,10 @@ proc cb_min_period {{clock inputs start steps}} {{
   return $hi
 }}
 if {{[catch {{
-  read_liberty {{{library.path}}}
-  set_cmd_units -time ns
-  read_verilog {{{netlist}}}
-  link_design {{{top}}}
-  if {{[llength [get_ports -quiet {{{clock}}}]] == 0}} {{ error "clock port {clock} not found in {top}" }}
-  set inputs [delete_from_list [all_inputs] [get_ports {{{clock}}}]]
+{sta_load_design(library, netlist, top, clock)}
   cb_constrain {{{clock}}} {period_ns} $inputs{bisect}  set cb_ok 1
 }} msg]}} {{ puts "ERROR: $msg" }}
-if {{$cb_ok}} {{ puts "{_STA_OK}" }}
+if {{$cb_ok}} {{ puts "{STA_OK}" }}
 """
 
 
@@ -374,7 +380,7 @@ def _time(
         [sta, "-no_init", "-no_splash", "-exit", str(script)],
         cwd=work, log_path=log, timeout_s=STA_TIMEOUT_S,
     )
-    _check_sta_output(output, log)
+    check_sta_output(output, log)
     slack_match = _RE_SLACK.search(output)
     slack = _to_float(slack_match.group(1)) if slack_match else None
     if slack is None or abs(slack) > 1e20:
@@ -429,9 +435,9 @@ def _wire_load_comparison(output: str, period: float, critical: float,
     }
 
 
-def _check_sta_output(output: str, log: Path) -> None:
+def check_sta_output(output: str, log: Path) -> None:
     errors = [ln.strip() for ln in output.splitlines() if ln.startswith(("ERROR", "Error"))]
-    if _STA_OK not in output or errors:
+    if STA_OK not in output or errors:
         detail = errors[-1] if errors else "did not finish"
         raise ToolFailed(f"OpenSTA failed: {detail} (log: {log})")
     black_boxes = [ln.strip() for ln in output.splitlines() if "Creating black box" in ln]
@@ -539,7 +545,7 @@ if {{[catch {{
 {body}
   set cb_ok 1
 }} msg]}} {{ puts "ERROR: $msg" }}
-if {{$cb_ok}} {{ puts "{_STA_OK}" }}
+if {{$cb_ok}} {{ puts "{STA_OK}" }}
 """
 
 
@@ -553,7 +559,7 @@ def report_power(library: Liberty, netlist: Path, top: str, clock: str, periods_
                                    latch))
     output = run_tool([sta, "-no_init", "-no_splash", "-exit", str(script)], cwd=work,
                       log_path=log, timeout_s=STA_TIMEOUT_S)
-    _check_sta_output(output, log)
+    check_sta_output(output, log)
     found: dict[tuple[str, float], dict[str, float]] = {}
     for part in output.split(_POWER_MARK)[1:]:
         kind, period = part.split()[:2]

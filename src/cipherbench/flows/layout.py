@@ -35,6 +35,8 @@ from typing import Any
 from ..errors import CipherbenchError, ToolFailed, ToolMissing
 from ..rtl import run_yosys_script
 from ..tools import run_tool, sta_path, sta_version
+from . import asic
+from .asic import STA_OK, check_sta_output, sta_load_design
 from .base import (
     Design,
     FlowResult,
@@ -60,7 +62,6 @@ SYNTHESES = ("speed", "area", "qflow")
 TECH_ROOT = Path("/usr/share/qflow/tech")
 QFLOW_TIMEOUT_S = 4 * 3600
 STA_TIMEOUT_S = 1800
-_STA_OK = "CIPHERBENCH_STA_OK"
 _RE_SLACK = re.compile(r"CIPHERBENCH (pre|post)_route_slack_ns (\S+)")
 _RE_FAILED = re.compile(r"Final: Failed net routes: (\d+)")
 _RE_DIE = re.compile(r"DIEAREA\s*\(\s*(-?\d+)\s+(-?\d+)\s*\)\s*\(\s*(-?\d+)\s+(-?\d+)\s*\)")
@@ -198,8 +199,6 @@ def _prepare_project(design: Design, library: Liberty, project: Path, work: Path
     variables = [f"set initial_density = {settings['density']:g}"]
     figures = None
     if settings["synthesis"] != "qflow":
-        from . import asic
-
         asic_settings = asic.effective_settings({"liberty": str(library.source),
                                                  "goal": settings["synthesis"]})
         synth_dir = work / "asic_synthesis"
@@ -321,13 +320,8 @@ def sta_script(library: Liberty, netlist: Path, spef: Path, top: str, clock: str
     and ports at 0 ns, as in the asic flow."""
     return f"""set cb_ok 0
 if {{[catch {{
-  read_liberty {{{library.path}}}
-  set_cmd_units -time ns
-  read_verilog {{{netlist}}}
-  link_design {{{top}}}
-  if {{[llength [get_ports -quiet {{{clock}}}]] == 0}} {{ error "clock port {clock} not found in {top}" }}
+{sta_load_design(library, netlist, top, clock)}
   create_clock -name {{{clock}}} -period {period_ns} [get_ports {{{clock}}}]
-  set inputs [delete_from_list [all_inputs] [get_ports {{{clock}}}]]
   if {{[llength $inputs]}} {{ set_input_delay 0 -clock {{{clock}}} $inputs }}
   if {{[llength [all_outputs]]}} {{ set_output_delay 0 -clock {{{clock}}} [all_outputs] }}
   report_checks -path_delay max -format full -fields {{net fanout cap}} -digits 4 > {{{reports[0]}}}
@@ -337,7 +331,7 @@ if {{[catch {{
   puts "CIPHERBENCH post_route_slack_ns [sta::worst_slack -max]"
   set cb_ok 1
 }} msg]}} {{ puts "ERROR: $msg" }}
-if {{$cb_ok}} {{ puts "{_STA_OK}" }}
+if {{$cb_ok}} {{ puts "{STA_OK}" }}
 """
 
 
@@ -349,10 +343,7 @@ def _time(design: Design, library: Liberty, netlist: Path, spef: Path, work: Pat
                                  reports))
     output = run_tool([sta, "-no_init", "-no_splash", "-exit", str(script)], cwd=work,
                       log_path=log, timeout_s=STA_TIMEOUT_S)
-    errors = [ln.strip() for ln in output.splitlines() if ln.startswith(("ERROR", "Error"))]
-    if _STA_OK not in output or errors:
-        raise ToolFailed(f"OpenSTA failed: {errors[-1] if errors else 'did not finish'} "
-                         f"(log: {log})")
+    check_sta_output(output, log)
     slacks = {kind: float(value) for kind, value in _RE_SLACK.findall(output)}
     if set(slacks) != {"pre", "post"} or any(abs(s) > 1e20 for s in slacks.values()):
         raise ToolFailed(f"OpenSTA found no path constrained by clock {design.clock} (log: {log})")
