@@ -189,3 +189,60 @@ def test_which_stored_rows_a_rerun_keeps(status: str, reason: str | None, force:
                  reason=reason)
     assert reusable(row, force) is reused
     assert reusable(None, force) is False
+
+
+def test_longest_jobs_start_first_one_per_free_slot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Designs are generated first; then, across designs, FPGA routes before ASIC syntheses
+    before generic counts, never more tasks handed out than the pool has slots."""
+    from concurrent.futures import Future
+
+    from cipherbench import executor
+    from cipherbench.spec import parse
+    from cipherbench.study import Job, RunSummary
+    from cipherbench.targets import Target
+
+    class RecordingPool:
+        def __init__(self) -> None:
+            self.order: list[str] = []
+            self.most_pending = 0
+            self._pending = 0
+
+        def slots(self) -> int:
+            return 2
+
+        def submit(self, fn: object, item: object, *args: object) -> Future[object]:
+            self._pending += 1
+            self.most_pending = max(self.most_pending, self._pending)
+            name = fn.__name__  # type: ignore[attr-defined]
+            self.order.append(f"generate {item}" if name == "prepare_design" else
+                              f"{item.design} {item.target.name}")  # type: ignore[attr-defined]
+            future: Future[object] = Future()
+            future.set_result(None if name == "prepare_design" else RunSummary(ran=1))
+            return future
+
+        def wait_any(self, futures: set[Future[object]]) -> set[Future[object]]:
+            self._pending -= len(futures)
+            return futures
+
+        def abort(self, futures: set[object]) -> None: ...
+        def close(self) -> None: ...
+
+    pool = RecordingPool()
+    monkeypatch.setattr(executor, "_open_pool", lambda runner: pool)
+    targets = [Target("generic", "generic"), Target("asic", "asic"), Target("fpga-ecp5", "fpga")]
+    jobs = [Job(parse(d), t) for d in DESIGNS for t in targets]
+    summary = RunSummary()
+
+    class Bar:
+        def set_postfix_str(self, text: str, refresh: bool) -> None: ...
+        def update(self, n: int) -> None: ...
+
+    runner = make_runner("local", "x.sqlite", jobs=2)
+    executor.run_jobs(jobs, runner, force=False, summary=summary, bar=Bar())
+    a, b = (str(parse(d)) for d in DESIGNS)
+    # Between equal costs the order is whichever design's generation was seen finishing first.
+    assert set(pool.order[:2]) == {f"generate {a}", f"generate {b}"}
+    assert [entry.split()[-1] for entry in pool.order[2:]] == [
+        "fpga-ecp5", "fpga-ecp5", "asic", "asic", "generic", "generic"]
+    assert sorted(pool.order[2:]) == sorted(f"{d} {t.name}" for d in (a, b) for t in targets)
+    assert pool.most_pending == 2 and summary.ran == 6

@@ -12,6 +12,7 @@ anyway, for two studies running at once or a Dask worker with its own cache).
 
 from __future__ import annotations
 
+import heapq
 import multiprocessing
 import os
 import signal
@@ -170,6 +171,7 @@ def _on_term(signum: int, frame: FrameType | None) -> None:
 
 
 class _Pool(Protocol):
+    def slots(self) -> int: ...
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any: ...
     def wait_any(self, futures: set[Any]) -> set[Any]: ...
     def abort(self, futures: set[Any]) -> None: ...
@@ -184,6 +186,10 @@ class _LocalPool:
         self._pool = ProcessPoolExecutor(max_workers=workers,
                                          mp_context=multiprocessing.get_context(method),
                                          initializer=_local_worker_init)
+        self._workers = workers
+
+    def slots(self) -> int:
+        return self._workers
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         return self._pool.submit(fn, *args)
@@ -252,6 +258,10 @@ class _DaskPool:
                 f"use a SQLite file on a filesystem every worker shares, or a postgresql:// URL "
                 f"(--db)")
 
+    def slots(self) -> int:
+        """The cluster's worker threads now (workers may join or leave a running scheduler)."""
+        return max(1, sum(self._client.nthreads().values()))
+
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         # pure=False: two submissions are two runs, never merged by Dask's argument hashing.
         return self._client.submit(fn, *args, pure=False)
@@ -283,6 +293,10 @@ def run_jobs(jobs: list[Job], runner: Runner, *, force: bool, summary: RunSummar
              bar: Any) -> None:
     """Run ``jobs`` on ``runner``, adding each finished job to ``summary`` and ``bar``.
 
+    Tasks are handed out one per free worker slot, the most expensive first (``job_cost``): the
+    designs' "prepare" tasks, then FPGA routes before syntheses before generic counts, so the
+    study does not end with one worker routing while the others sit idle.
+
     Ctrl-C cancels the jobs not started, stops the running ones and re-raises KeyboardInterrupt;
     every job that finished is already in the store.
     """
@@ -290,20 +304,25 @@ def run_jobs(jobs: list[Job], runner: Runner, *, force: bool, summary: RunSummar
     for job in jobs:
         by_design.setdefault(job.design, []).append(job)
     pool = _open_pool(runner)
+    ready = _TaskQueue()
+    for design in by_design:
+        ready.push(_PREPARE_COST, ("prepare", design))
     # future -> what it is: ("prepare", design) or ("job", job)
     pending: dict[Any, tuple[str, Any]] = {}
     try:
-        for design, group in by_design.items():
-            pending[pool.submit(prepare_design, design, group, runner.store, force)] = (
-                "prepare", design)
-        while pending:
-            bar.set_postfix_str(_running(pending, runner.workers), refresh=True)
+        while pending or ready:
+            while ready and len(pending) < pool.slots():
+                kind, item = task = ready.pop()
+                args = ((prepare_design, item, by_design[item]) if kind == "prepare"
+                        else (run_job, item))
+                pending[pool.submit(*args, runner.store, force)] = task
+            bar.set_postfix_str(_running(pending), refresh=True)
             for future in pool.wait_any(set(pending)):
                 kind, item = pending.pop(future)
                 if kind == "prepare":
                     future.result()  # a crash (not a CipherbenchError) stops the study
                     for job in by_design[item]:
-                        pending[pool.submit(run_job, job, runner.store, force)] = ("job", job)
+                        ready.push(job_cost(job), ("job", job))
                 else:
                     _absorb(summary, future.result())
                     bar.update(1)
@@ -313,11 +332,43 @@ def run_jobs(jobs: list[Job], runner: Runner, *, force: bool, summary: RunSummar
     pool.close()
 
 
-def _running(pending: dict[Any, tuple[str, Any]], workers: int) -> str:
-    """The tasks most likely running now: the oldest pending ones, as many as there are
-    workers (Dask futures do not say whether they started)."""
+# Above every job: a design's generation releases all its jobs, so it goes first.
+_PREPARE_COST = 1_000
+
+
+def job_cost(job: Job) -> int:
+    """The job's flow's relative cost (``Flow.cost``); an unknown flow counts as the cheapest
+    (its job then fails with the flow's own error)."""
+    from .flows import get_flow
+
+    try:
+        return int(get_flow(job.target.flow).cost)
+    except CipherbenchError:
+        return 0
+
+
+class _TaskQueue:
+    """Tasks by cost, the highest first; equal costs in the order they were pushed."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[int, int, tuple[str, Any]]] = []
+        self._count = 0
+
+    def push(self, cost: int, task: tuple[str, Any]) -> None:
+        heapq.heappush(self._heap, (-cost, self._count, task))
+        self._count += 1
+
+    def pop(self) -> tuple[str, Any]:
+        return heapq.heappop(self._heap)[2]
+
+    def __bool__(self) -> bool:
+        return bool(self._heap)
+
+
+def _running(pending: dict[Any, tuple[str, Any]]) -> str:
+    """The tasks handed out and not yet finished: at most one per worker slot."""
     names = []
-    for kind, item in list(pending.values())[:workers]:
+    for kind, item in pending.values():
         names.append(f"generating {item}" if kind == "prepare"
                      else f"{item.design} on {item.target.name}")
     text = "; ".join(names)

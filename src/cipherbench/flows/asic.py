@@ -100,6 +100,7 @@ def abc_script(goal: str, delay_ps: int | None, structure: str = "restructure") 
 
 class AsicFlow:
     name = "asic"
+    cost = 2
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = {**DEFAULTS, **settings}

@@ -121,6 +121,7 @@ class Port:
 
 class FpgaFlow:
     name = "fpga"
+    cost = 3
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = _effective_settings(settings)

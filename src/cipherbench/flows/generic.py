@@ -57,6 +57,7 @@ def is_storage(cell_type: str) -> bool:
 
 class GenericFlow:
     name = "generic"
+    cost = 1
 
     def target_id(self, settings: dict[str, Any]) -> str:
         gates = settings.get("gates", DEFAULTS["gates"])
