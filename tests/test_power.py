@@ -62,6 +62,79 @@ def test_toggle_rates_per_bit(tmp_path: Path) -> None:
     assert ("clk", 0) in rates  # the design's own clock port (the caller leaves it out)
 
 
+def _reference_rates(text: str, start: int) -> dict[tuple[str, int], tuple[int, int]]:
+    """Per (id, bit): toggles from ``start`` and time at 1, one change at a time."""
+    value: dict[str, int] = {}
+    toggles: dict[tuple[str, int], int] = {}
+    high: dict[tuple[str, int], int] = {}
+    since: dict[tuple[str, int], int] = {}
+    time = 0
+    for line in text.split("$enddefinitions $end")[1].splitlines():
+        if line.startswith("#"):
+            time = int(line[1:])
+            continue
+        if line.startswith("b"):
+            bits, code = line[1:].split()
+            new = int(bits, 2)
+        elif line[:1] in ("0", "1"):
+            code, new = line[1:], int(line[0])
+        else:
+            continue
+        old = value.get(code, 0)
+        for bit in range(64):
+            if (old ^ new) >> bit & 1:
+                key, now = (code, bit), max(time, start)
+                if time >= start:
+                    toggles[key] = toggles.get(key, 0) + 1
+                if old >> bit & 1:
+                    high[key] = high.get(key, 0) + now - since.get(key, start)
+                since[key] = now
+        value[code] = new
+    for code, v in value.items():
+        for bit in range(64):
+            if v >> bit & 1:
+                key = (code, bit)
+                high[key] = high.get(key, 0) + time - since.get(key, start)
+    return {key: (toggles.get(key, 0), high.get(key, 0)) for key in set(toggles) | set(high)}
+
+
+def test_toggle_rates_match_a_change_by_change_count(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random VCD of 300 one-bit and three vector variables, read in chunks of a few hundred
+    bytes (so changes of one variable fall in different chunks), against the plain count."""
+    import random
+
+    from cipherbench.verify import activity as activity_module
+
+    rng = random.Random(7)
+    codes = [chr(33 + i % 94) + (chr(33 + i // 94) if i >= 94 else "") for i in range(300)]
+    vectors = {"v~": 5, "w~": 12, "x~": 3}
+    head = ["$scope module tb_top $end", "$scope module core $end"]
+    head += [f"$var wire 1 {c} n{i} $end" for i, c in enumerate(codes)]
+    head += [f"$var wire {w} {c} bus{c[0]} [{w - 1}:0] $end" for c, w in vectors.items()]
+    body = ["#0", *(f"{rng.randint(0, 1)}{c}" for c in codes),
+            *(f"b{rng.getrandbits(w):0{w}b} {c}" for c, w in vectors.items())]
+    for t in range(1, 400):
+        body.append(f"#{t}")
+        body += [f"{rng.randint(0, 1)}{c}" for c in rng.sample(codes, rng.randint(0, 40))]
+        body += [f"b{rng.getrandbits(w):0{w}b} {c}" for c, w in vectors.items() if rng.random() < .3]
+    text = "\n".join([*head, "$upscope $end", "$upscope $end", "$enddefinitions $end", *body])
+    path = tmp_path / "r.vcd"
+    path.write_text(text + "\n")
+    monkeypatch.setattr(activity_module, "_CHUNK_BYTES", 333)
+    activity = toggle_rates(path, start_cycle=20)
+    span = 399 - 40
+    expected = _reference_rates(text, 40)
+    for i, c in enumerate(codes):
+        toggles, high = expected.get((c, 0), (0, 0))
+        assert activity.rates[(f"n{i}", 0)] == pytest.approx((toggles * 2 / span, high / span))
+    for c, w in vectors.items():
+        for bit in range(w):
+            toggles, high = expected.get((c, bit), (0, 0))
+            assert activity.rates[(f"bus{c[0]}", bit)] == pytest.approx(
+                (toggles * 2 / span, high / span))
+
+
 def test_half_workload_offers_a_block_every_two_intervals() -> None:
     ops = workload_ops(parse("aes-128/iterative"), "half", interval=10, blocks=3)
     assert isinstance(ops[0], KeyOp) and len(ops[0].key) == 16

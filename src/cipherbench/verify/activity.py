@@ -20,6 +20,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
+
+import numpy as np
 
 from ..arch.loaded import CORE_INSTANCE
 from ..errors import ToolFailed
@@ -81,56 +84,173 @@ def toggle_rates(vcd: Path, start_cycle: int = 0, instance: str | None = None) -
     """Activity and duty per bit of every variable of the design (its scope, the second level,
     and the wrapper's ports), from ``start_cycle`` (VCD time 2t is rising edge t). ``instance``:
     the design is that instance inside the top module (a core in its simulation wrapper), and
-    its scope, the third level, is read instead."""
+    its scope, the third level, is read instead.
+
+    A gate-level VCD is millions of one-bit changes ("0!", "1#a"): those are counted with numpy,
+    a chunk of the file at a time (a per-line Python loop took 15-18 s on an AES netlist's 8.7
+    million lines); the few vector changes ("b0101 %") go through ``_VectorState``."""
     ids, widths = _design_vars(vcd, instance)
     if not ids:
         raise ToolFailed(f"no design signals in {vcd}")
     start = 2 * start_cycle
-    value: dict[str, int] = {code: 0 for code in ids}
-    toggles: dict[str, list[int]] = {code: [0] * widths[code] for code in ids}
-    high: dict[str, list[int]] = {code: [0] * widths[code] for code in ids}
-    since: dict[str, list[int]] = {code: [start] * widths[code] for code in ids}
+    scalars = _ScalarState(sorted(code for code in ids if widths[code] == 1), start)
+    vectors = _VectorState({code: w for code, w in widths.items() if w > 1}, start)
     time = 0
-    with vcd.open() as text:
-        for line in text:
-            if line.startswith("$enddefinitions"):
+    with vcd.open("rb") as stream:
+        for line in stream:
+            if line.startswith(b"$enddefinitions"):
                 break
-        for line in text:
-            head = line[:1]
-            if head == "#":
-                time = int(line[1:])
-                continue
-            if head == "b":
-                bits, code = line[1:].split()
-                new = int(bits, 2)
-            elif head in "01":
-                code, new = line[1:].strip(), int(head)
-            else:
-                continue
-            if code not in value:
-                continue
-            changed = value[code] ^ new
-            now = max(time, start)
-            while changed:
-                low = changed & -changed
-                bit = low.bit_length() - 1
-                if time >= start:
-                    toggles[code][bit] += 1
-                if value[code] >> bit & 1:
-                    high[code][bit] += now - since[code][bit]
-                since[code][bit] = now
-                changed ^= low
-            value[code] = new
+        while chunk := _next_chunk(stream):
+            time = _count_chunk(chunk, time, scalars, vectors)
     span = max(time - start, 2)
+    bits = {**scalars.finish(time), **vectors.finish(time)}
     rates: dict[tuple[str, int], tuple[float, float]] = {}
     for code, names in ids.items():
         for bit in range(widths[code]):
-            if value[code] >> bit & 1:
-                high[code][bit] += time - since[code][bit]
+            toggles, high = bits.get((code, bit), (0, 0))
             for name, low in names:
-                rates[(name, low + bit)] = (toggles[code][bit] * 2 / span,
-                                            high[code][bit] / span)
+                rates[(name, low + bit)] = (toggles * 2 / span, high / span)
     return Activity(rates, span // 2)
+
+
+_CHUNK_BYTES = 1 << 25
+_CODE_BASE = 95  # VCD identifier characters are "!" (33) to "~" (126): digits 1-94
+_MAX_CODE_CHARS = 9  # 95**9 < 2**63
+
+
+def _next_chunk(stream: IO[bytes]) -> bytes:
+    """The next ~32 MB of the file, ending at a line end."""
+    chunk = stream.read(_CHUNK_BYTES)
+    if chunk and not chunk.endswith(b"\n"):
+        chunk += stream.readline()
+    if chunk and not chunk.endswith(b"\n"):
+        chunk += b"\n"
+    return chunk
+
+
+def _code_number(code: str) -> int:
+    return sum((ord(c) - 32) * _CODE_BASE ** k for k, c in enumerate(code))
+
+
+def _count_chunk(chunk: bytes, time: int, scalars: _ScalarState, vectors: _VectorState) -> int:
+    """Count one chunk's changes; ``time`` is the VCD time in force at its start, the return
+    value the time in force at its end."""
+    buf = np.frombuffer(chunk, dtype=np.uint8)
+    ends = np.flatnonzero(buf == ord("\n"))
+    starts = np.empty_like(ends)
+    starts[0], starts[1:] = 0, ends[:-1] + 1
+    first = buf[np.minimum(starts, len(buf) - 1)]
+    first[starts == ends] = 0  # empty lines
+    stamps = np.flatnonzero(first == ord("#"))
+    stamp_times = np.array([int(chunk[starts[i] + 1:ends[i]]) for i in stamps], dtype=np.int64)
+    # Each line's time: the last stamp at or before it, else the time carried in.
+    latest = np.full(len(starts), -1, dtype=np.int64)
+    latest[stamps] = np.arange(len(stamps))
+    latest = np.maximum.accumulate(latest)
+    times = np.where(latest >= 0, stamp_times[np.maximum(latest, 0)] if len(stamps) else time,
+                     time)
+    scalar = np.flatnonzero((first == ord("0")) | (first == ord("1")))
+    if len(scalar):
+        lengths = ends[scalar] - starts[scalar] - 1
+        if lengths.max() > _MAX_CODE_CHARS or lengths.min() < 1:
+            raise ToolFailed(f"VCD scalar change with an identifier of {lengths.max()} characters")
+        numbers = np.zeros(len(scalar), dtype=np.int64)
+        for k in range(int(lengths.max())):
+            present = lengths > k
+            digits = buf[starts[scalar[present]] + 1 + k].astype(np.int64) - 32
+            numbers[present] += digits * _CODE_BASE ** k
+        scalars.add(numbers, (first[scalar] == ord("1")).astype(np.int8), times[scalar])
+    for i in np.flatnonzero(first == ord("b")):
+        bits, code = chunk[starts[i] + 1:ends[i]].decode().split()
+        vectors.change(code, int(bits, 2) if set(bits) <= {"0", "1"} else None, int(times[i]))
+    return int(stamp_times[-1]) if len(stamps) else time
+
+
+class _ScalarState:
+    """One-bit variables: per variable its toggles from ``start`` and its time at 1, kept as
+    sums. Changes of one variable alternate (a change is a value unlike the last, and the value
+    starts at 0), so the time at 1 is the sum of the falls' times minus the sum of the rises'
+    (each clipped to ``start``), plus the end time if the variable ends at 1."""
+
+    def __init__(self, codes: list[str], start: int) -> None:
+        self.codes = codes
+        numbers = np.array([_code_number(c) for c in codes], dtype=np.int64)
+        self.order = np.argsort(numbers)
+        self.numbers = numbers[self.order]
+        self.start = start
+        n = len(codes)
+        self.value = np.zeros(n, dtype=np.int8)
+        self.toggles = np.zeros(n, dtype=np.int64)
+        self.high = np.zeros(n, dtype=np.int64)
+
+    def add(self, numbers: np.ndarray, values: np.ndarray, times: np.ndarray) -> None:
+        if not len(self.numbers):
+            return
+        where = np.minimum(np.searchsorted(self.numbers, numbers), len(self.numbers) - 1)
+        known = self.numbers[where] == numbers  # others: variables outside the design
+        slot, values, times = where[known], values[known], times[known]
+        order = np.argsort(slot, kind="stable")  # per variable, in file order
+        slot, values, times = slot[order], values[order], times[order]
+        previous = np.empty_like(values)
+        if len(slot):
+            previous[1:] = values[:-1]
+            first_of_slot = np.ones(len(slot), dtype=bool)
+            first_of_slot[1:] = slot[1:] != slot[:-1]
+            previous[first_of_slot] = self.value[slot[first_of_slot]]
+            last_of_slot = np.ones(len(slot), dtype=bool)
+            last_of_slot[:-1] = first_of_slot[1:]
+            self.value[slot[last_of_slot]] = values[last_of_slot]
+        change = values != previous
+        slot, values, times = slot[change], values[change], times[change]
+        counted = times >= self.start
+        n = len(self.numbers)
+        self.toggles += np.bincount(slot[counted], minlength=n)
+        clipped = np.maximum(times, self.start)
+        sign = np.where(values == 1, -1, 1)
+        self.high += np.bincount(slot, weights=sign * clipped, minlength=n).astype(np.int64)
+
+    def finish(self, end: int) -> dict[tuple[str, int], tuple[int, int]]:
+        high = self.high + self.value.astype(np.int64) * end
+        return {(self.codes[i], 0): (int(self.toggles[k]), int(high[k]))
+                for k, i in enumerate(self.order)}
+
+
+class _VectorState:
+    """Multi-bit variables, bit by bit (a netlist has few: the wrapper's ports). An x or z value
+    is skipped, as for one-bit variables."""
+
+    def __init__(self, widths: dict[str, int], start: int) -> None:
+        self.start = start
+        self.value = {code: 0 for code in widths}
+        self.toggles = {code: [0] * w for code, w in widths.items()}
+        self.high = {code: [0] * w for code, w in widths.items()}
+        self.since = {code: [start] * w for code, w in widths.items()}
+
+    def change(self, code: str, new: int | None, time: int) -> None:
+        if new is None or code not in self.value:
+            return
+        changed = self.value[code] ^ new
+        now = max(time, self.start)
+        while changed:
+            low = changed & -changed
+            bit = low.bit_length() - 1
+            if time >= self.start:
+                self.toggles[code][bit] += 1
+            if self.value[code] >> bit & 1:
+                self.high[code][bit] += now - self.since[code][bit]
+            self.since[code][bit] = now
+            changed ^= low
+        self.value[code] = new
+
+    def finish(self, end: int) -> dict[tuple[str, int], tuple[int, int]]:
+        out = {}
+        for code, toggles in self.toggles.items():
+            for bit, count in enumerate(toggles):
+                high = self.high[code][bit]
+                if self.value[code] >> bit & 1:
+                    high += end - self.since[code][bit]
+                out[(code, bit)] = (count, high)
+        return out
 
 
 def _design_vars(vcd: Path, instance: str | None = None
