@@ -265,3 +265,17 @@ def test_nsa_tables_group_by_finalist_and_key_sizes() -> None:
     assert ours == ["serpent-128/iterative @ asic:nangate45_typ:speed"]  # unrolled: no NSA column
     assert [t.title.split(":")[0] for t in tables.nsa_tables(rows)] == [
         "NSA Table 5 regenerated", "NSA Table 6 regenerated", "NSA Table 8 regenerated"]
+
+
+def test_a_rerun_supersedes_the_rows_of_earlier_code() -> None:
+    """Two rows of one design, target and settings (a rerun after a code change: another cache
+    key): the report keeps the newer; other settings are other rows."""
+    from cipherbench.report import current_rows
+    from cipherbench.store import Result
+
+    old = Result(cache_key="a", design="des-64/iterative", target="generic", status="failed",
+                 reason="timed out")
+    other = Result(cache_key="b", design="des-64/iterative", target="generic",
+                   settings={"abc": "x"})
+    new = Result(cache_key="c", design="des-64/iterative", target="generic")
+    assert [r.cache_key for r in current_rows([old, other, new])] == ["b", "c"]

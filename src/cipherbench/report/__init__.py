@@ -8,6 +8,7 @@ figures come from ``Result.metrics`` (``cipherbench.metrics.derive``) and
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
@@ -18,7 +19,7 @@ from . import (
 )
 from .tables import Section
 
-__all__ = ["write_report", "build_sections", "GAJ_SECTION", "FISCHER_SECTION", "PAPA_SECTION",
+__all__ = ["write_report", "build_sections", "current_rows", "GAJ_SECTION", "FISCHER_SECTION", "PAPA_SECTION",
            "NSA_GRADES_SECTION"]
 
 PLOT_SECTION = "Throughput vs area"
@@ -34,8 +35,20 @@ PAPA_SECTION = "Papaefstathiou et al.: DES and AES cores, area vs performance (T
 
 def _rows(store_or_results: Store | Iterable[Result]) -> list[Result]:
     if isinstance(store_or_results, Store):
-        return store_or_results.results()
-    return list(store_or_results)
+        return current_rows(store_or_results.results())
+    return current_rows(store_or_results)
+
+
+def current_rows(results: Iterable[Result]) -> list[Result]:
+    """One row per design, target and settings: the newest (the last given; a store lists its
+    rows oldest first). A database keeps the rows of earlier code next to a rerun's, since the
+    cache key follows the code; the report shows what the latest run measured."""
+    newest: dict[tuple[str, str, str], Result] = {}
+    for r in results:
+        key = (r.design, r.target, json.dumps(r.settings, sort_keys=True, default=str))
+        newest.pop(key, None)  # re-inserted last: the order stays oldest first
+        newest[key] = r
+    return list(newest.values())
 
 
 def _summary(results: list[Result]) -> Section:
