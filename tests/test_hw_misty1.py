@@ -27,7 +27,6 @@ from cipherbench.ciphers.misty1.narrow import (
     round_offset,
 )
 from cipherbench.errors import CipherbenchError
-from cipherbench.generate import build_core
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
 

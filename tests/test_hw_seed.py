@@ -16,7 +16,6 @@ from cipherbench.ciphers.seed.hw import SeedHardware
 from cipherbench.ciphers.seed.model import KC, _round_keys, g_function
 from cipherbench.ciphers.seed.narrow import main_segment, round_key_index
 from cipherbench.errors import CipherbenchError
-from cipherbench.generate import build_core
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
 

@@ -6,7 +6,6 @@ and renamed into place at the end, so an interrupted or failed run never leaves 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import tempfile
