@@ -19,8 +19,8 @@ from . import (
 )
 from .tables import Section
 
-__all__ = ["write_report", "build_sections", "current_rows", "GAJ_SECTION", "FISCHER_SECTION", "PAPA_SECTION",
-           "NSA_GRADES_SECTION"]
+__all__ = ["write_report", "build_sections", "current_rows", "GAJ_SECTION", "FISCHER_SECTION",
+           "PAPA_SECTION", "NSA_GRADES_SECTION"]
 
 PLOT_SECTION = "Throughput vs area"
 SOFTWARE_SECTION = "Software baseline (Sugawara Table 2, Papaefstathiou Tables 1-6)"

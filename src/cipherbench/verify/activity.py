@@ -139,16 +139,14 @@ def _count_chunk(chunk: bytes, time: int, scalars: _ScalarState, vectors: _Vecto
     ends = np.flatnonzero(buf == ord("\n"))
     starts = np.empty_like(ends)
     starts[0], starts[1:] = 0, ends[:-1] + 1
-    first = buf[np.minimum(starts, len(buf) - 1)]
-    first[starts == ends] = 0  # empty lines
+    first = buf[starts]  # an empty line's is its "\n", which no branch below takes
     stamps = np.flatnonzero(first == ord("#"))
-    stamp_times = np.array([int(chunk[starts[i] + 1:ends[i]]) for i in stamps], dtype=np.int64)
-    # Each line's time: the last stamp at or before it, else the time carried in.
-    latest = np.full(len(starts), -1, dtype=np.int64)
-    latest[stamps] = np.arange(len(stamps))
-    latest = np.maximum.accumulate(latest)
-    times = np.where(latest >= 0, stamp_times[np.maximum(latest, 0)] if len(stamps) else time,
-                     time)
+    # Each line's time: the last stamp at or before it, else the time carried in (index 0).
+    stamp_times = np.array([time, *(int(chunk[starts[i] + 1:ends[i]]) for i in stamps)],
+                           dtype=np.int64)
+    latest = np.zeros(len(starts), dtype=np.int64)
+    latest[stamps] = np.arange(1, len(stamps) + 1)
+    times = stamp_times[np.maximum.accumulate(latest)]
     scalar = np.flatnonzero((first == ord("0")) | (first == ord("1")))
     if len(scalar):
         lengths = ends[scalar] - starts[scalar] - 1
@@ -163,7 +161,7 @@ def _count_chunk(chunk: bytes, time: int, scalars: _ScalarState, vectors: _Vecto
     for i in np.flatnonzero(first == ord("b")):
         bits, code = chunk[starts[i] + 1:ends[i]].decode().split()
         vectors.change(code, int(bits, 2) if set(bits) <= {"0", "1"} else None, int(times[i]))
-    return int(stamp_times[-1]) if len(stamps) else time
+    return int(stamp_times[-1])
 
 
 class _ScalarState:
