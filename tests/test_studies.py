@@ -109,6 +109,35 @@ def test_fpga_search_and_seeds_reach_every_fpga_job(tmp_path: Path) -> None:
             load_study(path)
 
 
+def test_asic_power_false_reaches_only_the_asic_jobs(tmp_path: Path) -> None:
+    """asic_power = false: every ASIC job (both ends) carries power=False; other targets and the
+    default study keep their settings, so their cache keys stay as they were."""
+    import os
+
+    from cipherbench.errors import CipherbenchError
+    from cipherbench.study import RunSummary, plan_jobs
+
+    if not os.environ.get("CIPHERBENCH_LIBERTY"):
+        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    path = tmp_path / "s.toml"
+    path.write_text('designs = ["des-64/iterative"]\ntargets = ["generic", "asic"]\n'
+                    "asic_power = false\n")
+    jobs = plan_jobs(load_study(path), RunSummary())
+    assert sorted((j.target.flow, j.target.settings.get("power", "-")) for j in jobs) == [
+        ("asic", False), ("asic", False), ("generic", "-")]
+    path.write_text('designs = ["des-64/iterative"]\ntargets = ["asic"]\n')
+    assert all("power" not in j.target.settings for j in plan_jobs(load_study(path), RunSummary()))
+    path.write_text('designs = ["des-64/iterative"]\nasic_power = "no"\n')
+    with pytest.raises(CipherbenchError, match="'asic_power' must be true or false"):
+        load_study(path)
+
+
+def test_the_nsa_study_measures_no_power() -> None:
+    """The NSA's tables have no power column, and power is most of a pipeline's ASIC job."""
+    study = load_study(Path(__file__).resolve().parent.parent / "studies" / "nsa.toml")
+    assert study.asic_power is False and study.asic_speed_grades == 5
+
+
 def test_latch_pairs_double_every_asic_job(tmp_path: Path) -> None:
     """asic_sequential = ["flipflop", "latch"]: every ASIC job also with latch pairs (its own
     target id); flip-flop jobs keep their plain settings, other targets are not repeated."""

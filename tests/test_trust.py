@@ -122,6 +122,31 @@ def test_the_asic_netlist_with_its_liberty_functions_passes(tmp_path: Path) -> N
     assert check["failed"] == 0 and check["passed"] > 200
 
 
+def test_without_power_the_asic_flow_writes_only_the_simulated_netlist(tmp_path: Path) -> None:
+    """power=False: no power netlist (so the study neither traces nor measures power), and the
+    netlist it does write still computes DES; a non-boolean is refused."""
+    import os
+
+    from cipherbench.errors import CipherbenchError
+    from cipherbench.flows.asic import AsicFlow
+
+    liberty = os.environ.get("CIPHERBENCH_LIBERTY")
+    if not liberty:
+        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    folder = ensure_design(parse(DESIGN))
+    result = AsicFlow().run(folder, tmp_path / "asic",
+                            {"liberty": liberty, "goal": "area", "power": False})
+    assert "sim_netlist" in result.artifacts
+    assert not {"power_netlist", "power_netlist_json"} & set(result.artifacts)
+    assert not (tmp_path / "asic" / "asic_power_netlist.v").exists()
+    assert result.settings["power"] is False and result.measurements["gate_equivalents"] > 1000
+    check = simulate_netlist(parse(DESIGN), folder, Path(result.artifacts["sim_netlist"]),
+                             tmp_path, result.target)
+    assert check["failed"] == 0 and check["passed"] > 200
+    with pytest.raises(CipherbenchError, match="power='no' must be true or false"):
+        AsicFlow().run(folder, tmp_path / "bad", {"liberty": liberty, "power": "no"})
+
+
 def test_the_latch_netlist_passes_the_rtls_vectors(tmp_path: Path) -> None:
     """Every flip-flop of the DES core as a two-phase latch pair (asic sequential=latch): the
     gate-level netlist, latches modelled from their Liberty functions, computes DES."""

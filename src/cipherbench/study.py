@@ -48,7 +48,7 @@ from .targets import (
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
 _KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
                "asic_speed_grades", "fpga_fmax_search", "fpga_seeds", "asic_sequential",
-               "layout_tech", "layout_density", "layout_synthesis"}
+               "layout_tech", "layout_density", "layout_synthesis", "asic_power"}
 # Delay targets of a speed-grade sweep are rounded to this, so that figures that differ in the
 # last digit between tool versions still plan the same jobs.
 _GRADE_STEP_PS = 10
@@ -68,6 +68,8 @@ class Study:
     asic_speed_grades: int = 0  # 0: the goals' ends only; n >= 2: n grades from speed to area
     # The asic flow's storage: flip-flops, and/or each flip-flop as a two-phase latch pair.
     asic_sequential: tuple[str, ...] = ("flipflop",)
+    # False: the ASIC jobs verify their netlists but measure no power (flows/asic.py "power").
+    asic_power: bool = True
     fpga_settings: tuple[tuple[str, Any], ...] = ()  # added to every fpga target's settings
     layout_settings: tuple[tuple[str, Any], ...] = ()  # added to the asic-layout target's
 
@@ -113,7 +115,8 @@ def load_study(path: Path) -> Study:
         raise CipherbenchError(f"{path}: 'asic_goals' must be a list of {', '.join(ASIC_GOALS)}")
     liberty = data.get("liberty")
     for key, kind, what in (("name", str, "a string"), ("liberty", str, "a path string"),
-                            ("skip_unavailable", bool, "true or false")):
+                            ("skip_unavailable", bool, "true or false"),
+                            ("asic_power", bool, "true or false")):
         if key in data and not isinstance(data[key], kind):
             raise CipherbenchError(f"{path}: '{key}' must be {what}")
     grades = data.get("asic_speed_grades", 0)
@@ -165,6 +168,7 @@ def load_study(path: Path) -> Study:
         skip_unavailable=bool(data.get("skip_unavailable", True)),
         asic_speed_grades=grades,
         asic_sequential=tuple(dict.fromkeys(sequential)),
+        asic_power=bool(data.get("asic_power", True)),
         fpga_settings=tuple(fpga),
         layout_settings=tuple(layout),
     )
@@ -219,6 +223,9 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
             if target.flow == "layout" and study.layout_settings:
                 target = replace(target,
                                  settings={**target.settings, **dict(study.layout_settings)})
+            if target.flow == "asic" and not study.asic_power:
+                # Only the non-default choice is written, so power-measuring jobs keep their keys.
+                target = replace(target, settings={**target.settings, "power": False})
             for variant in _sequential_variants(target, study.asic_sequential):
                 jobs.extend(Job(design, variant) for design in study.designs)
     return jobs
@@ -385,6 +392,7 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
 
     from .verify.record import ensure_verified
 
+    started = time.monotonic()
     folder = ensure_design(job.design, progress=say)
     manifest = json.loads((folder / "manifest.json").read_text())
     # Nothing is measured that has not passed verification (verify/record.py).
@@ -403,11 +411,14 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
     metrics = derive({"block_bits": manifest["block_bits"], "cycles": cycles,
                       "measurements": flow_result.measurements,
                       "io_count": manifest["io_count"]})
+    provenance = _provenance(job, flow_result.tools, inputs, key, manifest, netlist_check)
+    # Wall time of the whole job (design, verification, flow, netlist simulation, power) on the
+    # machine that ran it: what a study's time is estimated from, never a figure of the design.
+    provenance["job_seconds"] = round(time.monotonic() - started, 1)
     return Result(
         cache_key=key, design=str(job.design), target=target_id,
         settings=flow_result.settings, status="ok", measurements=flow_result.measurements,
-        cycles=cycles, metrics=metrics,
-        provenance=_provenance(job, flow_result.tools, inputs, key, manifest, netlist_check),
+        cycles=cycles, metrics=metrics, provenance=provenance,
     )
 
 

@@ -50,6 +50,10 @@ DEFAULTS: dict[str, Any] = {
     # two-phase pair of latches (Papaefstathiou et al.'s latch-based cores): a master open while
     # the clock is low and a slave open while it is high, timed by OpenSTA with time borrowing.
     "sequential": "flipflop",
+    # Power from simulated switching activity (power.py): a traced gate-level build and three
+    # workload simulations, the larger part of a big core's job. False keeps the netlist's
+    # verification on the RTL's vectors but measures no power (the NSA's tables have none).
+    "power": True,
 }
 STRUCTURES = ("restructure", "keep")
 SEQUENTIAL = ("flipflop", "latch")
@@ -156,6 +160,8 @@ def effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
                                f"{', '.join(STRUCTURES)}")
     if float(effective["clock_period_ns"]) <= 0:
         raise CipherbenchError("asic setting clock_period_ns must be positive")
+    if not isinstance(effective["power"], bool):
+        raise CipherbenchError(f"asic setting power={effective['power']!r} must be true or false")
     if effective["sequential"] not in SEQUENTIAL:
         raise CipherbenchError(f"asic setting sequential={effective['sequential']!r} must be one "
                                f"of {', '.join(SEQUENTIAL)}")
@@ -188,8 +194,8 @@ def synthesize(
     simulation_views: bool = True,
 ) -> tuple[Path, dict[str, Any], dict[str, str]]:
     """Map the design onto the Liberty; its netlists (``mapped``: the cells with the top's vector
-    ports), figures and artifacts. ``simulation_views``: also the netlists the study simulates
-    and measures power on."""
+    ports), figures and artifacts. ``simulation_views``: also the netlist the study simulates
+    and, with the ``power`` setting, the one it measures power on."""
     lib = library.path
     abc_path, constr_path = work / "asic.abc", work / "asic.constr"
     abc_path.write_text(abc_script(settings["goal"], settings["delay_ps"],
@@ -260,18 +266,20 @@ def synthesize(
         artifacts["abc_constraints"] = str(constr_path)
     artifacts["mapped"] = str(mapped)
     if simulation_views:
-        artifacts.update(_simulation_netlists(design, library, mapped, work))
+        artifacts.update(_simulation_netlists(design, library, mapped, work,
+                                              power=settings.get("power", True)))
     return netlist, measurements, artifacts
 
 
 def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
-                         work: Path) -> dict[str, str]:
+                         work: Path, power: bool = True) -> dict[str, str]:
     """Two views of the mapped netlist with the same short net and instance names (n<i>,
     u<i>): ``power_netlist`` (cell instances, for OpenSTA's power report, with its connectivity
     as JSON) and ``sim_netlist`` (the same with every cell defined by its Liberty function, which
     Yosys reads from the cells' ``function`` and ``ff``/``latch`` groups): Verilog a simulator
-    runs. The names match, so the simulated activity of each net lands on its driving pin."""
-    power, power_json = work / "asic_power_netlist.v", work / "asic_power_netlist.json"
+    runs. The names match, so the simulated activity of each net lands on its driving pin.
+    Without ``power`` only ``sim_netlist``: the study then neither traces nor measures power."""
+    power_netlist, power_json = work / "asic_power_netlist.v", work / "asic_power_netlist.json"
     renamed, sim = work / "asic_renamed_netlist.v", work / "asic_sim_netlist.v"
     top = yosys_id(design.top)
     script = [
@@ -283,9 +291,8 @@ def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
         "rename -enumerate -pattern u% c:*",
         f"write_verilog -noattr -noexpr -simple-lhs {renamed}",
         # For OpenSTA: one port per bit and simple assignments, as the timing netlist.
-        "splitnets -ports",
-        f"write_verilog -noattr -noexpr -simple-lhs {power}",
-        f"write_json {power_json}",
+        *(["splitnets -ports", f"write_verilog -noattr -noexpr -simple-lhs {power_netlist}",
+           f"write_json {power_json}"] if power else []),
         "design -reset",
         f"read_liberty -ignore_miss_func {library.path}",
         f"read_verilog {renamed}",
@@ -293,7 +300,9 @@ def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
         f"write_verilog -noattr {sim}",
     ]
     run_yosys_script("\n".join(script), work / "asic_sim_netlist.log", timeout=YOSYS_TIMEOUT_S)
-    return {"power_netlist": str(power), "power_netlist_json": str(power_json),
+    if not power:
+        return {"sim_netlist": str(sim)}
+    return {"power_netlist": str(power_netlist), "power_netlist_json": str(power_json),
             "sim_netlist": str(sim)}
 
 
