@@ -15,17 +15,19 @@ from typing import Any, Iterable
 
 from ..store import Result, Store
 from . import (
-    analysis, fischer, gaj, html, nsa_grades, papaefstathiou, software, sugawara, tables, trust,
+    analysis, fischer, gaj, html, nsa_findings, nsa_grades, papaefstathiou, software, sugawara,
+    tables, trust,
 )
 from .tables import Section
 
 __all__ = ["write_report", "build_sections", "current_rows", "GAJ_SECTION", "FISCHER_SECTION",
-           "PAPA_SECTION", "NSA_GRADES_SECTION"]
+           "PAPA_SECTION", "NSA_GRADES_SECTION", "NSA_FINDINGS_SECTION"]
 
 PLOT_SECTION = "Throughput vs area"
 SOFTWARE_SECTION = "Software baseline (Sugawara Table 2, Papaefstathiou Tables 1-6)"
 NSA_SECTION = "NSA Tables 1-10: the AES finalists, iterative and pipelined"
 NSA_GRADES_SECTION = "NSA Tables 13, 14, 17, 18: throughput per area by speed grade"
+NSA_FINDINGS_SECTION = "The NSA's findings, checked against ours"
 GRADES_CSV = "nsa_speed_grades.csv"
 SUGAWARA_SECTION = "Sugawara et al.: ISO/IEC 18033-3 ciphers (Table 1, Fig. 11)"
 GAJ_SECTION = "Gaj & Chodowiec: the AES finalists on FPGAs (Fig. 10, Tables I-IV, Fig. 8)"
@@ -76,6 +78,18 @@ def _nsa(results: list[Result]) -> list[Section]:
         "pipelined cores on every target beside the NSA's Min./Max. columns (0.5 um MOSIS, "
         "Synopsys, pre-layout). Our ASIC columns are the area- and speed-oriented ends of "
         "synthesis; transistor counts come from the generic target."], tables=found)]
+
+
+def _nsa_findings(results: list[Result]) -> list[Section]:
+    """The NSA's rankings in words (which finalist is fastest, smallest, ...) judged from our
+    ASIC rows of the finalists' iterative and pipelined cores."""
+    found = nsa_findings.findings_tables(results)
+    if not found:
+        return []
+    return [Section(NSA_FINDINGS_SECTION, paragraphs=[
+        "Each ranking the NSA states in words (sections 6.2 and 7.2), judged from our ASIC rows "
+        "of the same cores: the finalists ranked by the named figure, and, where ours depart, "
+        "the reason measured from the same netlists."], tables=found)]
 
 
 def _nsa_grades(results: list[Result]) -> list[Section]:
@@ -141,6 +155,7 @@ def build_sections(results: list[Result],
     return [
         _summary(results),
         *_nsa(results),
+        *_nsa_findings(results),
         *_nsa_grades(results),
         Section("Parameters per design (NSA section 2.2)",
                 tables=tables.parameter_tables(results, skip_nsa=True)),

@@ -1,0 +1,205 @@
+"""The NSA seed's qualitative findings, checked against our own rows.
+
+The NSA report ranks the five finalists in words (its sections 6.2 and 7.2). Each finding here
+quotes the seed, names where it says so, and is judged from the stored ASIC results of one
+Liberty library: "yes", "no", "partly", or "not measured" when the rows lack a finalist the
+statement needs. The figures behind each verdict are printed, and where ours depart, the measured
+reason is computed from the same rows (not written by hand): for a core larger than the seed
+found, the share of its area that is storage.
+
+Every figure is for 128-bit keys (3-in-1 cores report their 128-bit figures), taken over all of
+a design's ASIC points on the library (area end, speed end, speed grades): a core's area is its
+smallest, its throughput and throughput per area its best, as the NSA's Min./Max. columns and
+Table 18's best grade.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..store import Result
+from . import published
+from .tables import Table, key_figure
+
+KEY = "128"
+ITERATIVE, PIPELINED = "iterative", "pipelined"
+CORES = ("128-bit", "3-in-1")
+# The seed's names, so the verdicts read like the statements they check.
+NAMES = {"aes": "Rijndael", "serpent": "Serpent", "twofish": "Twofish", "rc6": "RC6",
+         "mars": "MARS"}
+
+Figures = dict[str, float]  # cipher -> its figure in one slot
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One ranking statement of the seed: ``ciphers`` come first (``highest``) or last in
+    ``metric`` among the finalists' ``architecture`` cores."""
+
+    statement: str
+    where: str
+    architecture: str
+    metric: str  # "throughput" | "efficiency" | "area" | "key setup"
+    ciphers: tuple[str, ...]
+    highest: bool
+
+
+FINDINGS: tuple[Finding, ...] = (
+    Finding("In the pipelined architecture Serpent has the highest throughput",
+            "NSA 6.2.10 (Fig. 16: Serpent 8.03 Gbps, Rijndael 5.16) and 7.2.10 (Fig. 36)",
+            PIPELINED, "throughput", ("serpent",), True),
+    Finding("In the iterative architecture Rijndael has the highest throughput per area",
+            "NSA 6.2 Table 13 and 7.2 Table 18 (iterative)", ITERATIVE, "efficiency", ("aes",),
+            True),
+    Finding("MARS is the largest iterative core", "NSA 6.2.2 (Fig. 5) and 7.2 (Fig. 27)",
+            ITERATIVE, "area", ("mars",), True),
+    Finding("MARS is the slowest iterative core", "NSA 7.2 (Fig. 27: 'a very low throughput')",
+            ITERATIVE, "throughput", ("mars",), False),
+    Finding("MARS is the largest pipeline", "NSA 6.2.8 (Fig. 14)", PIPELINED, "area",
+            ("mars",), True),
+    Finding("Twofish and RC6 are the smallest iterative cores",
+            "NSA 6.2.1 (RC6 smallest at the fastest configuration, Twofish smallest overall) "
+            "and 6.2.2 (Fig. 5)", ITERATIVE, "area", ("twofish", "rc6"), False),
+    Finding("RC6 and MARS have the longest key setup",
+            "NSA 6.2.5 (Fig. 9: both off the scale) and 7.2.6 (Figs. 32, 33)", ITERATIVE,
+            "key setup", ("rc6", "mars"), True),
+)
+UNITS = {"throughput": "Mbps", "efficiency": "Kbps/GE", "area": "GE", "key setup": "ns"}
+
+
+def _slot(result: Result) -> tuple[str, str, str] | None:
+    """(library, cores, architecture) of an ok ASIC result of a finalist's NSA core."""
+    if not result.ok or result.target_kind != "asic":
+        return None
+    cipher = published.design_cipher(result.design)
+    arch = published.architecture_of(result.design)
+    keys = set(result.cycles) | set(result.metrics.get("by_key_size") or {})
+    if cipher not in published.NSA_CIPHERS or arch is None or KEY not in keys:
+        return None
+    library = result.target.split(":")[1] if result.target.count(":") >= 2 else "?"
+    return library, "128-bit" if {k for k in keys if k.isdigit()} == {KEY} else "3-in-1", arch
+
+
+def _value(result: Result, metric: str) -> float | None:
+    value = {
+        "throughput": lambda: key_figure(result, KEY, "throughput_mbps"),
+        "efficiency": lambda: key_figure(result, KEY, "kbps_per_ge"),
+        "area": lambda: result.measurements.get("gate_equivalents"),
+        "key setup": lambda: key_figure(result, KEY, "key_setup_encrypt_ns"),
+    }[metric]()
+    return None if value is None else float(value)
+
+
+# A core's figure over its ASIC points: the smallest area and key setup, the best throughput.
+_BEST: dict[str, Callable[[list[float]], float]] = {
+    "throughput": max, "efficiency": max, "area": min, "key setup": min}
+
+
+def figures(results: Sequence[Result], library: str, cores: str, arch: str,
+            metric: str) -> Figures:
+    """cipher -> its figure among the rows of one (library, cores, architecture)."""
+    values: dict[str, list[float]] = {}
+    for result in results:
+        if _slot(result) != (library, cores, arch):
+            continue
+        value = _value(result, metric)
+        if value is not None:
+            values.setdefault(str(published.design_cipher(result.design)), []).append(value)
+    return {cipher: _BEST[metric](vals) for cipher, vals in values.items()}
+
+
+def verdict(finding: Finding, found: Figures) -> str:
+    """yes / partly / no when every named cipher and at least one other were measured."""
+    if any(c not in found for c in finding.ciphers) or len(found) <= len(finding.ciphers):
+        return "not measured"
+    ranked = sorted(found, key=lambda c: found[c], reverse=finding.highest)
+    leaders = set(ranked[:len(finding.ciphers)])
+    hits = leaders & set(finding.ciphers)
+    if len(hits) == len(finding.ciphers):
+        return "yes"
+    return "partly" if hits else "no"
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if value >= 1000 else f"{value:.1f}"
+
+
+def _evidence(finding: Finding, found: Figures) -> str:
+    ranked = sorted(found, key=lambda c: found[c], reverse=finding.highest)
+    return ", ".join(f"{NAMES.get(c, c)} {_number(found[c])}" for c in ranked) + (
+        f" {UNITS[finding.metric]}" if found else "")
+
+
+def storage_share(results: Sequence[Result], library: str, cores: str, arch: str) -> Figures:
+    """cipher -> flip-flop area / total area (%) of its smallest core in one slot."""
+    smallest: dict[str, Result] = {}
+    for result in results:
+        if _slot(result) != (library, cores, arch):
+            continue
+        cipher = str(published.design_cipher(result.design))
+        area = result.measurements.get("area_um2")
+        if area and (cipher not in smallest
+                     or area < smallest[cipher].measurements["area_um2"]):
+            smallest[cipher] = result
+    return {c: 100.0 * float(r.measurements.get("sequential_area_um2") or 0.0)
+            / float(r.measurements["area_um2"]) for c, r in smallest.items()}
+
+
+def _departure(finding: Finding, found: Figures, results: Sequence[Result], library: str,
+               cores: str) -> str:
+    """The measured reason a size ranking departs: the missing cipher's storage share."""
+    if finding.metric != "area":
+        return ""
+    ranked = sorted(found, key=lambda c: found[c], reverse=finding.highest)
+    missing = [c for c in finding.ciphers if c not in ranked[:len(finding.ciphers)]]
+    shares = storage_share(results, library, cores, finding.architecture)
+    if not missing or not shares:
+        return ""
+    others = [shares[c] for c in shares if c not in missing]
+    measured = [c for c in missing if c in shares]
+    if not measured or not others:
+        return ""
+    parts = "; ".join(f"{NAMES.get(c, c)}'s flip-flops are {shares[c]:.0f} % of its area"
+                      for c in measured)
+    span = f"{min(others):.0f}-{max(others):.0f} % for the others"
+    if all(shares[c] > max(others) for c in measured):
+        return (f"{parts}, against {span}: storage (round keys kept in registers) weighs more "
+                f"in our library than the S-box logic that made the others larger in the NSA's "
+                f"0.5 um flow")
+    return f"{parts}, against {span}: the difference is in the logic, not the storage"
+
+
+def libraries(results: Sequence[Result]) -> list[str]:
+    return sorted({slot[0] for r in results if (slot := _slot(r)) is not None})
+
+
+def findings_table(results: Sequence[Result], library: str) -> Table:
+    rows = []
+    for finding in FINDINGS:
+        for cores in CORES:
+            found = figures(results, library, cores, finding.architecture, finding.metric)
+            if not found:
+                continue
+            said = verdict(finding, found)
+            note = _departure(finding, found, results, library, cores) if said in (
+                "no", "partly") else ""
+            rows.append([finding.statement, finding.where, cores, said,
+                         _evidence(finding, found), note or "-"])
+    table = Table(
+        title=f"The NSA's findings, checked on {library}",
+        headers=["Finding (NSA)", "Where the seed says it", "Cores", "Ours", "Our figures "
+                 "(128-bit keys; best over the ASIC points)", "Why ours depart"],
+        rows=rows)
+    table.notes = [
+        "Ours: yes when the named finalists rank first (or last) among those measured, partly "
+        "when some of them do, not measured when a named finalist or every other is missing.",
+        "Area: each core's smallest ASIC point; throughput and Kbps/GE: its best; key setup: "
+        "encryption, at its fastest clock.",
+    ]
+    return table
+
+
+def findings_tables(results: Sequence[Result]) -> list[Table]:
+    """One table per Liberty library with finalist ASIC rows (none without them)."""
+    return [findings_table(results, library) for library in libraries(results)]

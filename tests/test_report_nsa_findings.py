@@ -1,0 +1,106 @@
+"""The NSA's findings judged from stored rows: rankings, verdicts, the measured departure reason,
+and the report section (fake but realistic rows: five finalists' iterative and pipelined cores)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cipherbench import metrics
+from cipherbench.report import NSA_FINDINGS_SECTION, nsa_findings, write_report
+from cipherbench.store import Result, cache_key
+
+LIB = "NangateOpenCellLibrary"
+
+
+def _row(design: str, goal: str, ge: float, mhz: float, rounds: int, key_setup: int = 0,
+         flipflop_share: float = 0.2, ii: int | None = None) -> Result:
+    cycles = {"128": {"latency": rounds, "latency_decrypt": rounds,
+                      "initiation_interval": ii or rounds, "cycles_per_chained_block": rounds,
+                      "key_setup_encrypt": key_setup, "key_setup_decrypt": key_setup,
+                      "algorithm_setup": 0}}
+    area = ge * 0.798
+    measurements = {"gate_equivalents": ge, "area_um2": area, "fmax_mhz": mhz,
+                    "sequential_area_um2": area * flipflop_share}
+    record = {"block_bits": 128, "io_count": 263, "cycles": cycles, "measurements": measurements}
+    target = f"asic:{LIB}:{goal}"
+    return Result(cache_key=cache_key(design, target, {"goal": goal}, "d" * 64), design=design,
+                  target=target, settings={"goal": goal}, status="ok",
+                  measurements=measurements, cycles=cycles, metrics=metrics.derive(record),
+                  created="2026-11-22T00:00:00+00:00")
+
+
+def _iterative() -> list[Result]:
+    """Our measured shape: AES fastest per area, MARS largest and slowest, RC6 large by its
+    round-key registers (45 % of its area), Twofish the smallest."""
+    return [
+        _row("aes-128/iterative", "area", 29_100, 386, 10),
+        _row("aes-128/iterative", "speed", 31_500, 555, 10),
+        _row("serpent-128/iterative", "area", 31_800, 390, 32),
+        _row("twofish-128/iterative", "area", 19_700, 159, 16),
+        _row("rc6-128/iterative", "area", 40_000, 197, 20, key_setup=133, flipflop_share=0.45),
+        _row("mars-128/iterative", "area", 56_400, 152, 32, key_setup=334),
+    ]
+
+
+def _table_rows(results: list[Result]) -> dict[tuple[str, str], list[str]]:
+    (table,) = nsa_findings.findings_tables(results)
+    return {(row[0], row[2]): row for row in table.rows}
+
+
+def test_verdicts_and_figures_from_the_rows() -> None:
+    rows = _table_rows(_iterative())
+    fastest = rows[("In the iterative architecture Rijndael has the highest throughput per area",
+                    "128-bit")]
+    assert fastest[3] == "yes"
+    # AES's best point is the speed end: 128 x 555 MHz / 10 = 7,104 Mbps over 31,500 GE.
+    assert fastest[4].startswith("Rijndael 225.5, ")
+    assert rows[("MARS is the largest iterative core", "128-bit")][3] == "yes"
+    assert rows[("MARS is the slowest iterative core", "128-bit")][3] == "yes"
+    assert rows[("RC6 and MARS have the longest key setup", "128-bit")][3] == "yes"
+    smallest = rows[("Twofish and RC6 are the smallest iterative cores", "128-bit")]
+    assert smallest[3] == "partly"
+    assert smallest[4] == ("Twofish 19,700, Rijndael 29,100, Serpent 31,800, RC6 40,000, "
+                           "MARS 56,400 GE")
+    assert smallest[5].startswith("RC6's flip-flops are 45 % of its area, against 20-20 % for "
+                                  "the others: storage")
+    # No pipelines among the rows: their findings are left out, not judged.
+    assert not any(key[0].startswith("In the pipelined") for key in rows)
+
+
+def test_a_missing_finalist_is_not_judged() -> None:
+    rows = _table_rows([r for r in _iterative() if not r.design.startswith("mars")])
+    assert rows[("MARS is the largest iterative core", "128-bit")][3] == "not measured"
+    assert rows[("RC6 and MARS have the longest key setup", "128-bit")][3] == "not measured"
+
+
+def test_serpent_pipeline_ranks_by_its_best_point() -> None:
+    pipes = [_row("aes-128/pipelined", "speed", 264_000, 759, 10, ii=1),
+             _row("serpent-128/pipelined", "area", 300_000, 500, 32, ii=1),
+             _row("serpent-128/pipelined", "speed", 393_100, 830, 32, ii=1)]
+    rows = _table_rows(pipes)
+    serpent = rows[("In the pipelined architecture Serpent has the highest throughput",
+                    "128-bit")]
+    assert serpent[3] == "yes"
+    assert serpent[4] == "Serpent 106,240, Rijndael 97,152 Mbps"
+    pipes[2] = _row("serpent-128/pipelined", "speed", 393_100, 700, 32, ii=1)
+    rows = _table_rows(pipes)
+    verdict = rows[("In the pipelined architecture Serpent has the highest throughput",
+                    "128-bit")]
+    assert verdict[3] == "no" and verdict[5] == "-"  # no size departure to explain
+
+
+def test_departure_in_logic_is_said_so() -> None:
+    results = _iterative()
+    results[4] = _row("rc6-128/iterative", "area", 40_000, 197, 20, key_setup=133,
+                      flipflop_share=0.1)
+    row = _table_rows(results)[("Twofish and RC6 are the smallest iterative cores", "128-bit")]
+    assert row[5].endswith("the difference is in the logic, not the storage")
+
+
+def test_the_report_has_the_section(tmp_path: Path) -> None:
+    write_report(_iterative(), tmp_path)
+    md = (tmp_path / "report.md").read_text()
+    assert f"## {NSA_FINDINGS_SECTION}" in md
+    assert "| Twofish and RC6 are the smallest iterative cores |" in md
+    html = (tmp_path / "report.html").read_text()
+    assert "The NSA&#x27;s findings" in html or "The NSA's findings" in html
