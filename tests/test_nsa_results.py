@@ -1,0 +1,63 @@
+"""The NSA study's recorded rows (benchmarks/results/nsa.json, a `cipherbench export` of the run
+BENCHMARKS.md describes): every row verified before it was measured and its netlist simulated
+without a mismatch, and the report built from them regenerates NSA Tables 1-10 for all five
+finalists and judges the seed's findings as BENCHMARKS.md states. Cheap: no tool runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cipherbench.report import current_rows, nsa_findings, published, tables
+from cipherbench.store import Result
+from cipherbench.store.transfer import read_export
+
+RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "nsa.json"
+LIBRARY = "NangateOpenCellLibrary"
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[Result]:
+    return current_rows(read_export(RESULTS))
+
+
+def test_every_row_was_verified_and_its_netlist_simulated(rows: list[Result]) -> None:
+    assert rows and all(r.ok for r in rows)
+    for row in rows:
+        verification = row.provenance["verification"]
+        assert verification["failed"] == 0 and verification["passed"] > 1000, row.design
+        check = row.provenance["netlist_check"]
+        assert check["failed"] == 0 and check["passed"] > 100, (row.design, row.target)
+        assert row.provenance["job_seconds"] > 0
+
+
+def test_the_nsa_tables_cover_the_five_finalists(rows: list[Result]) -> None:
+    titles = [t.title for t in tables.nsa_tables(rows)]
+    for cipher in published.NSA_CIPHERS:
+        for cores in ("128-bit", "3-in-1"):
+            assert any(f": {cipher} {cores}," in title for title in titles), (cipher, cores)
+
+
+def _verdicts(rows: list[Result]) -> dict[tuple[str, str], str]:
+    table = nsa_findings.findings_table(rows, LIBRARY)
+    return {(row[0], row[2]): row[3] for row in table.rows}
+
+
+def test_the_seeds_findings_as_measured(rows: list[Result]) -> None:
+    verdicts = _verdicts(rows)
+    for cores in ("128-bit", "3-in-1"):
+        assert verdicts[("In the iterative architecture Rijndael has the highest throughput "
+                         "per area", cores)] == "yes"
+        assert verdicts[("MARS is the largest iterative core", cores)] == "yes"
+        assert verdicts[("MARS is the slowest iterative core", cores)] == "yes"
+        assert verdicts[("RC6 and MARS have the longest key setup", cores)] == "yes"
+        # RC6's round-key registers make it larger than Rijndael and Serpent here.
+        assert verdicts[("Twofish and RC6 are the smallest iterative cores", cores)] == "partly"
+    assert verdicts[("In the pipelined architecture Serpent has the highest throughput",
+                     "128-bit")] == "yes"
+
+
+def test_rc6s_departure_is_its_storage(rows: list[Result]) -> None:
+    shares = nsa_findings.storage_share(rows, LIBRARY, "128-bit", "iterative")
+    assert shares["rc6"] > 40 and all(shares[c] < 35 for c in shares if c != "rc6")
