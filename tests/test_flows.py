@@ -138,6 +138,25 @@ def run(flow: str, design: Path, work: Path, settings: dict) -> FlowResult:
 # ---- registry ------------------------------------------------------------------------------
 
 
+def test_pip_installed_tools_are_found_without_the_venv_on_path(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's commands run .venv/bin/python without activating the environment, so the
+    YoWASP nextpnr console scripts are looked for beside the interpreter, not only on PATH."""
+    import sysconfig
+
+    from cipherbench import tools
+
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    tools._nextpnr_version.cache_clear()
+    for family in tools.FPGA_FAMILIES:
+        try:
+            path, version = nextpnr(family)
+        except ToolMissing:
+            pytest.skip(f"yowasp-nextpnr-{family} is not installed with this interpreter")
+        assert Path(path).parent == Path(sysconfig.get_path("scripts"))
+        assert version.startswith(f"yowasp-nextpnr-{family} ")
+
+
 def test_registry_lists_four_flows() -> None:
     assert set(FLOWS) == {"generic", "asic", "fpga", "layout"}
     with pytest.raises(CipherbenchError,

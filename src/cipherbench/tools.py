@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 from importlib import metadata
 from pathlib import Path
 from typing import Sequence
@@ -45,8 +46,17 @@ def missing_message(command: str) -> str:
     return _INSTALL_HINTS.get(command, f"{command} not found on PATH")
 
 
+def find_command(command: str) -> str | None:
+    """A command's path: first beside the running interpreter (the console scripts of the
+    project's own PyPI dependencies, such as yowasp-nextpnr-*, which are there even when the
+    virtual environment is not activated and its bin/ is not on PATH), then on PATH."""
+    scripts = sysconfig.get_path("scripts")
+    search = os.pathsep.join(p for p in (scripts, os.environ.get("PATH", "")) if p)
+    return shutil.which(command, path=search)
+
+
 def _which(command: str) -> str:
-    path = shutil.which(command)
+    path = find_command(command)
     if path is None:
         raise ToolMissing(missing_message(command))
     return path
@@ -102,7 +112,7 @@ def nextpnr(family: str) -> tuple[str, str]:
     if family not in FPGA_FAMILIES:
         raise ToolMissing(f"no nextpnr for FPGA family {family!r}; known: {', '.join(FPGA_FAMILIES)}")
     for command in (f"yowasp-nextpnr-{family}", f"nextpnr-{family}"):
-        path = shutil.which(command)
+        path = find_command(command)
         if path is not None:
             return path, _nextpnr_version(command, path)
     raise ToolMissing(missing_message(f"nextpnr-{family}"))
