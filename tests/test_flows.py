@@ -509,6 +509,8 @@ endmodule
 
 def test_missing_tools(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, designs: dict[str, Path]) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # an empty directory
+    # ... and no console scripts beside the interpreter (where pip puts yowasp-nextpnr-*).
+    monkeypatch.setattr("sysconfig.get_path", lambda *_args, **_kwargs: str(tmp_path))
     sta_message = r"^OpenSTA not found: apt-get install opensta \(Debian package 'opensta'\)$"
     with pytest.raises(ToolMissing, match=sta_message):
         sta_path()
