@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..store import Result
 from . import published
-from .tables import Table, key_figure
+from .tables import Table, key_figure, key_sizes, nsa_slot
 
 KEY = "128"
 ITERATIVE, PIPELINED = "iterative", "pipelined"
@@ -69,16 +69,14 @@ UNITS = {"throughput": "Mbps", "efficiency": "Kbps/GE", "area": "GE", "key setup
 
 
 def _slot(result: Result) -> tuple[str, str, str] | None:
-    """(library, cores, architecture) of an ok ASIC result of a finalist's NSA core."""
-    if not result.ok or result.target_kind != "asic":
+    """(library, cores, architecture) of an ok ASIC result of a finalist's NSA core that has
+    128-bit figures."""
+    if not result.ok or result.target_kind != "asic" or result.target.count(":") < 2:
         return None
-    cipher = published.design_cipher(result.design)
-    arch = published.architecture_of(result.design)
-    keys = set(result.cycles) | set(result.metrics.get("by_key_size") or {})
-    if cipher not in published.NSA_CIPHERS or arch is None or KEY not in keys:
+    slot = nsa_slot(result)
+    if slot is None or KEY not in key_sizes(result):
         return None
-    library = result.target.split(":")[1] if result.target.count(":") >= 2 else "?"
-    return library, "128-bit" if {k for k in keys if k.isdigit()} == {KEY} else "3-in-1", arch
+    return result.target.split(":")[1], slot[1], slot[2]
 
 
 def _value(result: Result, metric: str) -> float | None:
@@ -109,11 +107,16 @@ def figures(results: Sequence[Result], library: str, cores: str, arch: str,
     return {cipher: _BEST[metric](vals) for cipher, vals in values.items()}
 
 
+def _ranked(finding: Finding, found: Figures) -> list[str]:
+    """The ciphers in the finding's order: the named ones should come first."""
+    return sorted(found, key=lambda c: found[c], reverse=finding.highest)
+
+
 def verdict(finding: Finding, found: Figures) -> str:
     """yes / partly / no when every named cipher and at least one other were measured."""
     if any(c not in found for c in finding.ciphers) or len(found) <= len(finding.ciphers):
         return "not measured"
-    ranked = sorted(found, key=lambda c: found[c], reverse=finding.highest)
+    ranked = _ranked(finding, found)
     leaders = set(ranked[:len(finding.ciphers)])
     hits = leaders & set(finding.ciphers)
     if len(hits) == len(finding.ciphers):
@@ -126,7 +129,7 @@ def _number(value: float) -> str:
 
 
 def _evidence(finding: Finding, found: Figures) -> str:
-    ranked = sorted(found, key=lambda c: found[c], reverse=finding.highest)
+    ranked = _ranked(finding, found)
     return ", ".join(f"{NAMES.get(c, c)} {_number(found[c])}" for c in ranked) + (
         f" {UNITS[finding.metric]}" if found else "")
 
@@ -151,7 +154,7 @@ def _departure(finding: Finding, found: Figures, results: Sequence[Result], libr
     """The measured reason a size ranking departs: the missing cipher's storage share."""
     if finding.metric != "area":
         return ""
-    ranked = sorted(found, key=lambda c: found[c], reverse=finding.highest)
+    ranked = _ranked(finding, found)
     missing = [c for c in finding.ciphers if c not in ranked[:len(finding.ciphers)]]
     shares = storage_share(results, library, cores, finding.architecture)
     if not missing or not shares:

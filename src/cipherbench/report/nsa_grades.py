@@ -6,7 +6,7 @@ sweep of delay constraints: grade 1 the fastest (largest) implementation, grade 
 and 18 (128-bit key, pipelined) give, per finalist, the non-feedback throughput over the area
 (bits/s per um^2) at each grade and a "%Change (high-low)".
 
-Our grades: for each design in an NSA slot (:func:`tables._nsa_slot`: finalist x 3-in-1/128-bit
+Our grades: for each design in an NSA slot (:func:`tables.nsa_slot`: finalist x 3-in-1/128-bit
 x iterative/pipelined) and each Liberty library, the ok ASIC results at the area end
 (``asic:LIB:area``), the speed end (``asic:LIB:speed``) and the explicit ABC delay targets of a
 speed-grade sweep (``asic:LIB:d<N>ps``), ordered by critical path, fastest first; identical points
@@ -39,7 +39,7 @@ from .tables import (
     Table,
     _csv_cell,
     _key_order,
-    _nsa_slot,
+    nsa_slot,
     fmt,
     key_figure,
     key_sizes,
@@ -172,7 +172,7 @@ def speed_grades(results: Sequence[Result]) -> list[GradeSeries]:
     groups: dict[tuple[Any, ...], list[tuple[float, float, Result]]] = {}
     for result in results:
         point = _sweep_point(result)
-        slot = _nsa_slot(result) if point else None
+        slot = nsa_slot(result) if point else None
         if point is None or slot is None:
             continue
         path = _critical_path(result)

@@ -272,7 +272,7 @@ def _column_notes(columns: Sequence[PublishedColumn]) -> list[str]:
     return [f"{', '.join(names)}: {note}." for note, names in labels.items()]
 
 
-def _nsa_slot(result: Result) -> tuple[str, str, str] | None:
+def nsa_slot(result: Result) -> tuple[str, str, str] | None:
     """(cipher, "3-in-1" | "128-bit", architecture) of an NSA table a result belongs in, or None
     for designs the NSA did not build (unrolled, partial pipelines, narrow, other ciphers)."""
     cipher = published.design_cipher(result.design)
@@ -290,10 +290,10 @@ def nsa_table(cipher: str, cores: str, results: Sequence[Result]) -> Table | Non
     results of that cipher and key-size set, then the NSA's Min./Max. columns of both
     architectures; None when we have no result for it. SERPENT's 128-bit results sit beside its
     3-in-1 Table 8, the only one the NSA printed."""
-    ours = [r for r in ordered(results) if r.ok and (_nsa_slot(r) or ("",))[:2] == (cipher, cores)]
+    ours = [r for r in ordered(results) if r.ok and (nsa_slot(r) or ("",))[:2] == (cipher, cores)]
     if not ours:
         return None
-    ours.sort(key=lambda r: (_nsa_slot(r)[2] != "iterative", r.design))  # type: ignore[index]
+    ours.sort(key=lambda r: (nsa_slot(r)[2] != "iterative", r.design))  # type: ignore[index]
     theirs = published.nsa_columns(cipher, None, three_in_one=cores == "3-in-1")
     note = ""
     if not theirs:
@@ -334,7 +334,7 @@ def parameter_tables(results: Sequence[Result], skip_nsa: bool = False) -> list[
     """One NSA-style parameter table per design; ``skip_nsa``: leave out designs that an NSA
     table (:func:`nsa_tables`) already shows."""
     designs = sorted({r.design for r in results if r.ok
-                      and not (skip_nsa and _nsa_slot(r) is not None)})
+                      and not (skip_nsa and nsa_slot(r) is not None)})
     return [parameter_table(d, results) for d in designs]
 
 
