@@ -249,6 +249,9 @@ def test_run_then_report_and_warm_rerun(tmp_path: Path) -> None:
     (provenance,), = sqlite3.connect(tmp_path / "results" / "cipherbench.sqlite").execute(
         "select provenance from results").fetchall()
     assert 0 < json.loads(provenance)["job_seconds"] < 900  # the job's wall time, recorded
+    stages = json.loads(provenance)["stage_seconds"]  # and where it went
+    assert {"design", "verification", "flow", "netlist_check"} <= set(stages)
+    assert sum(stages.values()) <= json.loads(provenance)["job_seconds"] + 0.5
     again = cli("run", "--design", "des-64/iterative", "--target", "generic", cwd=tmp_path)
     assert "0 ran, 1 cached" in again.stdout
     report = cli("report", "-o", str(tmp_path / "rep"), cwd=tmp_path)

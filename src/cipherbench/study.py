@@ -33,6 +33,8 @@ import hashlib
 import subprocess
 import time
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -393,20 +395,26 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
     from .verify.record import ensure_verified
 
     started = time.monotonic()
-    folder = ensure_design(job.design, progress=say)
+    stages = _StageClock()
+    with stages("design"):
+        folder = ensure_design(job.design, progress=say)
     manifest = json.loads((folder / "manifest.json").read_text())
     # Nothing is measured that has not passed verification (verify/record.py).
-    manifest["verification"] = ensure_verified(job.design, folder, progress=say)
+    with stages("verification"):
+        manifest["verification"] = ensure_verified(job.design, folder, progress=say)
     work_root = cache_root() / "runs"
     work_root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f"{job.design.slug}-", dir=work_root) as work:
-        flow_result = flow.run(folder, Path(work), settings)
-        netlist_check = _check_netlist(job, folder, flow_result, Path(work), say)
+        with stages("flow"):
+            flow_result = flow.run(folder, Path(work), settings)
+        with stages("netlist_check"):
+            netlist_check = _check_netlist(job, folder, flow_result, Path(work), say)
         if "power_netlist" in flow_result.artifacts:
             from .power import measure_power
 
-            flow_result.measurements.update(
-                measure_power(job.design, folder, flow_result, Path(work), say))
+            with stages("power"):
+                flow_result.measurements.update(
+                    measure_power(job.design, folder, flow_result, Path(work), say))
     cycles = manifest["cycles_by_key_size"]
     metrics = derive({"block_bits": manifest["block_bits"], "cycles": cycles,
                       "measurements": flow_result.measurements,
@@ -415,11 +423,29 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
     # Wall time of the whole job (design, verification, flow, netlist simulation, power) on the
     # machine that ran it: what a study's time is estimated from, never a figure of the design.
     provenance["job_seconds"] = round(time.monotonic() - started, 1)
+    # The same time by stage, so that a slow kind of job says where its time goes before anyone
+    # tries to speed it up (design and verification are near zero once cached).
+    provenance["stage_seconds"] = stages.seconds
     return Result(
         cache_key=key, design=str(job.design), target=target_id,
         settings=flow_result.settings, status="ok", measurements=flow_result.measurements,
         cycles=cycles, metrics=metrics, provenance=provenance,
     )
+
+
+class _StageClock:
+    """Wall time of a job's stages, each used as ``with clock("name"):``."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.seconds[stage] = round(time.monotonic() - started, 1)
 
 
 def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
