@@ -3,10 +3,12 @@
     python benchmarks/tool_time.py --seconds 3600 [--interval 2] [-o samples.json]
     python benchmarks/tool_time.py --summarize samples.json
 
-Every ``--interval`` seconds it reads /proc: each running (state R) process counts one interval
-of CPU for its tool (Yosys, ABC, OpenSTA, Verilator, the C++ compiler, a Verilated simulation,
-Python) and for the job whose work folder is its working directory (a cipherbench job runs its
-tools in ``~/.cache/cipherbench/runs/<design-slug>-XXXX``). ``provenance.stage_seconds`` says how
+Every ``--interval`` seconds it reads /proc: the CPU time each process used since the last look
+(user + system) counts for its tool (Yosys, ABC, OpenSTA, Verilator, the C++ compiler, a
+Verilated simulation, Python) and for its job: the job whose work folder it runs in or names
+(a cipherbench job runs its tools in ``~/.cache/cipherbench/runs/<design-slug>-XXXX``), else the
+job its worker last ran a tool for. A process that starts and ends between two looks is missed,
+and so is its last interval: short-lived compiler runs are undercounted by up to an interval. ``provenance.stage_seconds`` says how
 long each stage of a job took; this says which tool the stage spent it in, e.g. whether a
 pipeline's netlist check is its Verilator build (C++ compile) or its simulation.
 """
@@ -29,9 +31,10 @@ TOOLS: tuple[tuple[str, str], ...] = (
     (r"^(sta|opensta)$", "opensta"),
     (r"^(verilator|verilator_bin|perl)$", "verilator"),
     (r"^(cc1plus|g\+\+|c\+\+|gcc|cc|ld|as|collect2|ccache|make)$", "c++ compile"),
-    (r"^V", "simulation"),
+    (r"^(tb|V.*)$", "simulation"),  # a Verilated model: cipherbench names it tb
     (r"^(python|python3|cipherbench)", "python"),
 )
+_TICKS = os.sysconf("SC_CLK_TCK")
 _JOB = re.compile(r"/runs/([^/]+?)-[a-z0-9_]{8}(/|$)")
 
 
@@ -46,7 +49,7 @@ def tool_of(comm: str) -> str:
 class _Process:
     comm: str
     cmdline: str
-    state: str
+    cpu_seconds: float  # user + system so far
     parent: int
     job: str | None  # the job folder it runs in or names on its command line
 
@@ -64,8 +67,10 @@ def _processes() -> dict[int, _Process]:
             continue  # gone, or not ours to read
         fields = stat[stat.rindex(")") + 2:].split()
         match = _JOB.search(cwd + " " + cmdline)
-        found[int(pid)] = _Process(stat[stat.index("(") + 1:stat.rindex(")")], cmdline,
-                                   fields[0], int(fields[1]), match.group(1) if match else None)
+        # After the name: state, ppid, ..., utime and stime at fields 12 and 13 (clock ticks).
+        cpu = (int(fields[11]) + int(fields[12])) / _TICKS
+        found[int(pid)] = _Process(stat[stat.index("(") + 1:stat.rindex(")")], cmdline, cpu,
+                                   int(fields[1]), match.group(1) if match else None)
     return found
 
 
@@ -92,20 +97,25 @@ def _worker(chain: list[int], processes: dict[int, _Process]) -> int:
     return pythons[-1] if pythons else chain[-1]
 
 
-def _running(last_job: dict[int, str]) -> list[tuple[str, str]]:
-    """(tool, job) of every process now in state R. A Verilator build runs in the build cache,
-    not in the job's folder: a process counts for the job its worker last ran a tool for."""
+def _used(last_job: dict[int, str], seen: dict[int, float]) -> list[tuple[str, str, float]]:
+    """(tool, job, CPU seconds since the last look) of every process. A Verilator build runs in
+    the build cache, not in the job's folder: it counts for the job its worker last ran a tool for."""
     processes = _processes()
-    running = []
+    used = []
     for pid, process in processes.items():
         chain = _ancestry(pid, processes)
         worker = _worker(chain, processes)
         job = next((processes[p].job for p in chain if processes[p].job), None)
         if job:
             last_job[worker] = job
-        if process.state == "R" and pid != os.getpid():
-            running.append((_tool(process), worker))
-    return [(tool, last_job.get(worker, "-")) for tool, worker in running]
+        # A process first seen counts from its start: what it used before it was seen.
+        delta = process.cpu_seconds - seen.get(pid, 0.0)
+        seen[pid] = process.cpu_seconds
+        if delta > 0 and pid != os.getpid():
+            used.append((_tool(process), worker, delta))
+    for gone in set(seen) - set(processes):
+        del seen[gone]
+    return [(tool, last_job.get(worker, "-"), delta) for tool, worker, delta in used]
 
 
 def sample(seconds: float, interval: float, output: Path | None) -> dict[str, dict[str, float]]:
@@ -115,9 +125,11 @@ def sample(seconds: float, interval: float, output: Path | None) -> dict[str, di
     end = time.monotonic() + seconds
     written = time.monotonic()
     last_job: dict[int, str] = {}
+    # Processes running before sampling starts: only what they use from now on counts.
+    seen = {pid: process.cpu_seconds for pid, process in _processes().items()}
     while time.monotonic() < end:
-        for tool, job in _running(last_job):
-            cpu[job][tool] += interval
+        for tool, job, seconds in _used(last_job, seen):
+            cpu[job][tool] += seconds
         if output and time.monotonic() - written > 60:
             _write(cpu, output)
             written = time.monotonic()

@@ -399,6 +399,29 @@ def test_asic_latch_pairs(asic_results: dict[tuple[str, str], FlowResult],
                                                            "sequential": "dlatch"})
 
 
+def test_asic_synthesis_before_abc_is_made_once(designs: dict[str, Path], nangate: str,
+                                                 tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The goals of one design share everything before ABC (RTLIL kept in the cache); a run that
+    takes it from the cache maps the same netlist as the run that made it."""
+    monkeypatch.setenv("CIPHERBENCH_CACHE", str(tmp_path / "cache"))
+    settings = {"liberty": nangate, "goal": "area"}
+    first = run("asic", designs["sbox"], tmp_path / "first", settings)
+    again = run("asic", designs["sbox"], tmp_path / "again", settings)
+    speed = run("asic", designs["sbox"], tmp_path / "speed", {**settings, "goal": "speed"})
+    assert "yosys_prefix_log" in first.artifacts
+    assert "yosys_prefix_log" not in again.artifacts and "yosys_prefix_log" not in speed.artifacts
+    prefix = Path(first.artifacts["registers_mapped"])
+    assert prefix.parent == tmp_path / "cache" / "synth" and prefix.name.endswith(".il.gz")
+    assert again.artifacts["registers_mapped"] == speed.artifacts["registers_mapped"] == str(prefix)
+    assert Path(again.artifacts["netlist"]).read_text() == Path(first.artifacts["netlist"]).read_text()
+    assert again.measurements == first.measurements
+    assert speed.measurements["critical_path_ns"] < first.measurements["critical_path_ns"]
+    # Another Liberty, structure or register mapping is another prefix.
+    keep = run("asic", designs["sbox"], tmp_path / "keep", {**settings, "structure": "keep"})
+    assert keep.artifacts["registers_mapped"] != str(prefix) and "yosys_prefix_log" in keep.artifacts
+
+
 def test_asic_explicit_delay_target(designs: dict[str, Path], nangate: str, tmp_path: Path) -> None:
     result = run("asic", designs["sbox"], tmp_path, {"liberty": nangate, "delay_ps": 400})
     assert result.target == "asic:NangateOpenCellLibrary:d400ps"

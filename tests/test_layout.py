@@ -185,7 +185,8 @@ def test_des_placed_and_routed(des_layout: tuple[Path, dict[str, object]]) -> No
     assert m["fmax_mhz"] == pytest.approx(1000 / m["critical_path_ns"], rel=1e-3)
     # The routed netlist computes what the RTL does, on the RTL's vectors.
     check = row["provenance"]["netlist_check"]  # type: ignore[index]
-    assert check["failed"] == 0 and check["passed"] > 1000
+    # 16 vectors of each of DES's 9 known-answer files, 200 random blocks, 200 against the oracle.
+    assert check["failed"] == 0 and check["passed"] > 500 and check["known_answer_per_set"] == 16
     assert "qrouter" in row["provenance"]["tools"]["qflow"]  # type: ignore[index]
 
 

@@ -34,7 +34,7 @@ def test_the_generic_netlist_passes_the_rtls_vectors(netlist: tuple[Path, Path],
     folder, path = netlist
     check = simulate_netlist(parse(DESIGN), folder, path, tmp_path, "generic")
     assert check["failed"] == 0 and check["passed"] > 200
-    assert check["method"] == "gate-level simulation"
+    assert check["method"] == "gate-level simulation" and check["known_answer_per_set"] == 16
 
 
 def test_a_wrong_gate_in_the_netlist_is_caught(netlist: tuple[Path, Path],
@@ -180,3 +180,14 @@ def test_the_fpga_netlist_with_its_primitive_models_passes(family: str, tmp_path
     check = simulate_netlist(parse(DESIGN), folder, Path(result.artifacts["sim_netlist"]),
                              tmp_path, result.target)
     assert check["failed"] == 0 and check["passed"] > 200
+
+
+def test_a_vector_file_is_sampled_from_end_to_end() -> None:
+    """The netlist check takes a spread of each known-answer file: its first and last vectors
+    and evenly spaced ones between, all of a file shorter than that."""
+    from cipherbench.verify.designs import spread
+
+    assert spread(list(range(100)), 5) == [0, 25, 50, 74, 99]
+    assert spread(list(range(3)), 16) == [0, 1, 2]
+    assert spread(list(range(10)), None) == list(range(10))
+    assert spread(list(range(2056)), 16)[-1] == 2055 and len(set(spread(list(range(2056)), 16))) == 16

@@ -14,6 +14,8 @@ Goals:
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -211,21 +213,9 @@ def synthesize(
     dont_use = "".join(f" -dont_use {pattern}" for pattern in patterns)
     netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
     mapped = work / "asic_mapped.v"
-    latches: list[str] = []
-    if settings["sequential"] == "latch":
-        latch_map = work / "asic_latch_pairs.v"
-        latch_map.write_text(LATCH_PAIR_MAP)
-        latches = ["dfflegalize -cell $_DFF_P_ 01", f"techmap -map {latch_map}"]
+    prefix, prefix_log = _registers_mapped(design, library, settings, dont_use, work)
     script = [
-        *yosys_read_script(design),
-        f"synth -flatten{' -noabc' if settings['structure'] == 'keep' else ''} "
-        f"-top {yosys_id(design.top)}",
-        YOSYS_DROP_MARKERS,
-        # Name each register after the signal it holds, so timing reports say which
-        # registers a critical path joins instead of "_1234_".
-        "rename -wire -suffix _reg t:$_*DFF* t:$_DLATCH*",
-        *latches,
-        f"dfflibmap -liberty {lib}{dont_use}",
+        f"read_rtlil {prefix}",
         f"abc -liberty {lib} {constr_arg}-script {abc_path}{dont_use}",
         "opt_clean",
         "setundef -zero",
@@ -261,7 +251,10 @@ def synthesize(
     }
     artifacts = {
         "yosys_log": str(log), "netlist": str(netlist), "abc_script": str(abc_path), "stat": str(stat),
+        "registers_mapped": str(prefix),
     }
+    if prefix_log is not None:
+        artifacts["yosys_prefix_log"] = str(prefix_log)
     if constr is not None:
         artifacts["abc_constraints"] = str(constr_path)
     artifacts["mapped"] = str(mapped)
@@ -269,6 +262,64 @@ def synthesize(
         artifacts.update(_simulation_netlists(design, library, mapped, work,
                                               power=settings.get("power", True)))
     return netlist, measurements, artifacts
+
+
+def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any],
+                      dont_use: str, work: Path) -> tuple[Path, Path | None]:
+    """The design synthesized to Yosys' gates with its registers mapped onto the library: all
+    of the flow before ABC, as gzipped RTLIL, and the log of the run that made it (None when it
+    was cached).
+
+    Only ABC's script differs between the goals and speed grades of one design, and everything
+    before it was over half of a pipeline's synthesis (AES-128 pipeline on NanGate45: 185 of
+    290 CPU seconds), so it is made once and kept (``<cache>/synth``), keyed by the Verilog, the
+    Liberty, Yosys' version and the script itself. Every run, cached or not, maps from the RTLIL
+    file, so a cached prefix gives the figures a fresh one would. Two jobs that need it at once
+    each make it and publish it with one rename (as ensure_design does): the same file."""
+    from ..cache import cache_root
+
+    folder = cache_root() / "synth"
+    folder.mkdir(parents=True, exist_ok=True)
+    latches: list[str] = []
+    if settings["sequential"] == "latch":
+        latch_map = folder / "latch_pairs.v"
+        if not latch_map.exists() or latch_map.read_text() != LATCH_PAIR_MAP:
+            _publish_text(latch_map, LATCH_PAIR_MAP)
+        latches = ["dfflegalize -cell $_DFF_P_ 01", f"techmap -map {latch_map}"]
+    script = [
+        *yosys_read_script(design),
+        f"synth -flatten{' -noabc' if settings['structure'] == 'keep' else ''} "
+        f"-top {yosys_id(design.top)}",
+        YOSYS_DROP_MARKERS,
+        # Name each register after the signal it holds, so timing reports say which
+        # registers a critical path joins instead of "_1234_".
+        "rename -wire -suffix _reg t:$_*DFF* t:$_DLATCH*",
+        *latches,
+        f"dfflibmap -liberty {library.path}{dont_use}",
+    ]
+    digest = hashlib.sha256()
+    for part in (yosys_version(), library.sha256, "\n".join(script)):
+        digest.update(part.encode() + b"\0")
+    for verilog in design.verilog:
+        digest.update(hashlib.sha256(verilog.read_bytes()).digest())
+    rtlil = folder / f"{design.top}-{digest.hexdigest()[:20]}.il.gz"
+    if rtlil.exists():
+        return rtlil, None
+    private = folder / f".{rtlil.name}.{os.getpid()}.il.gz"
+    log = work / "asic_yosys_prefix.log"
+    try:
+        run_yosys_script("\n".join([*script, f"write_rtlil {private}"]), log,
+                         timeout=YOSYS_TIMEOUT_S)
+        os.replace(private, rtlil)
+    finally:
+        private.unlink(missing_ok=True)
+    return rtlil, log
+
+
+def _publish_text(path: Path, text: str) -> None:
+    private = path.with_name(f".{path.name}.{os.getpid()}")
+    private.write_text(text)
+    os.replace(private, path)
 
 
 def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
