@@ -5,7 +5,8 @@ quotes the seed, names where it says so, and is judged from the stored ASIC resu
 Liberty library: "yes", "no", "partly", or "not measured" when the rows lack a finalist the
 statement needs. The figures behind each verdict are printed, and where ours depart, the measured
 reason is computed from the same rows (not written by hand): for a core larger than the seed
-found, the share of its area that is storage.
+found, the share of its area that is storage; for a core slower than the seed found, which unit
+its critical path (as OpenSTA reported it on the netlist) runs through.
 
 Every figure is for 128-bit keys (3-in-1 cores report their 128-bit figures), taken over all of
 a design's ASIC points on the library (area end, speed end, speed grades): a core's area is its
@@ -149,13 +150,63 @@ def storage_share(results: Sequence[Result], library: str, cores: str, arch: str
             / float(r.measurements["area_um2"]) for c, r in smallest.items()}
 
 
+# Where a register or port sits in a core, from its hierarchical name (the generators' units).
+_UNITS = (("key_schedule.", "key schedule"), ("datapath.", "rounds"),
+          ("controller.", "controller"))
+
+
+def _unit(name: str) -> str:
+    return next((unit for prefix, unit in _UNITS if name.startswith(prefix)), "ports")
+
+
+def fastest_path(results: Sequence[Result], library: str, cores: str, arch: str,
+                 cipher: str) -> tuple[str, str] | None:
+    """(start, end) of the critical path at a cipher's fastest point in one slot, as OpenSTA
+    reported it on the netlist: a register, or an input port, at each end."""
+    best: Result | None = None
+    for result in results:
+        if (_slot(result) != (library, cores, arch)
+                or published.design_cipher(result.design) != cipher):
+            continue
+        if best is None or (float(result.measurements.get("fmax_mhz") or 0.0)
+                            > float(best.measurements.get("fmax_mhz") or 0.0)):
+            best = result
+    cells = str(best.measurements.get("critical_path_cells") or "") if best else ""
+    end = str(best.measurements.get("critical_path_end") or "") if best else ""
+    if not cells or not end:
+        return None
+    return cells.split(" > ")[0].split(" ")[0], end
+
+
+def _path_reason(finding: Finding, missing: list[str], results: Sequence[Result], library: str,
+                 cores: str) -> str:
+    """The measured reason a throughput ranking departs: where the missing cipher's critical
+    path runs. Its rounds set the clock in the seed's pipelines; here it may be another unit."""
+    parts = []
+    for cipher in missing:
+        path = fastest_path(results, library, cores, finding.architecture, cipher)
+        if path is None:
+            continue
+        start, end = path
+        units = sorted({_unit(start), _unit(end)} - {"ports"}) or ["ports"]
+        verb = "sets" if len(units) == 1 else "set"
+        parts.append(f"{NAMES.get(cipher, cipher)}'s critical path at its fastest point runs "
+                     f"from {start} to {end}: its {' and '.join(units)}"
+                     + (f", not its rounds, {verb} the clock" if "rounds" not in units else
+                        f" {verb} the clock"))
+    return "; ".join(parts)
+
+
 def _departure(finding: Finding, found: Figures, results: Sequence[Result], library: str,
                cores: str) -> str:
-    """The measured reason a size ranking departs: the missing cipher's storage share."""
-    if finding.metric != "area":
-        return ""
+    """The measured reason a ranking departs: for size, the missing cipher's storage share; for
+    throughput, where its critical path runs."""
     ranked = _ranked(finding, found)
     missing = [c for c in finding.ciphers if c not in ranked[:len(finding.ciphers)]]
+    if finding.metric == "throughput" and missing:
+        return _path_reason(finding, missing, results, library, cores)
+    if finding.metric != "area":
+        return ""
     shares = storage_share(results, library, cores, finding.architecture)
     if not missing or not shares:
         return ""
