@@ -56,6 +56,18 @@ def test_the_seeds_findings_as_measured(rows: list[Result]) -> None:
         assert verdicts[("Twofish and RC6 are the smallest iterative cores", cores)] == "partly"
     assert verdicts[("In the pipelined architecture Serpent has the highest throughput",
                      "128-bit")] == "yes"
+    # 3-in-1, Rijndael's pipeline is the faster: Serpent's key schedule sets its clock.
+    assert verdicts[("In the pipelined architecture Serpent has the highest throughput",
+                     "3-in-1")] == "no"
+
+
+def test_serpents_3_in_1_pipeline_departure_is_its_key_schedule(rows: list[Result]) -> None:
+    start, end = nsa_findings.fastest_path(rows, LIBRARY, "3-in-1", "pipelined", "serpent")
+    assert start.startswith("key_schedule.") and end.startswith("key_schedule.")
+    table = nsa_findings.findings_table(rows, LIBRARY)
+    (row,) = [r for r in table.rows if r[0].startswith("In the pipelined architecture Serpent")
+              and r[2] == "3-in-1"]
+    assert row[5].endswith("its key schedule, not its rounds, sets the clock")
 
 
 def test_rc6s_departure_is_its_storage(rows: list[Result]) -> None:
