@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -272,7 +273,7 @@ def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any]
 
     Only ABC's script differs between the goals and speed grades of one design, and everything
     before it was over half of a pipeline's synthesis (AES-128 pipeline on NanGate45: 185 of
-    290 CPU seconds), so it is made once and kept (``<cache>/synth``), keyed by the Verilog, the
+    285 CPU seconds), so it is made once and kept (``<cache>/synth``), keyed by the Verilog, the
     Liberty, Yosys' version and the script itself. Every run, cached or not, maps from the RTLIL
     file, so a cached prefix gives the figures a fresh one would. Two jobs that need it at once
     each make it and publish it with one rename (as ensure_design does): the same file."""
@@ -305,7 +306,7 @@ def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any]
     rtlil = folder / f"{design.top}-{digest.hexdigest()[:20]}.il.gz"
     if rtlil.exists():
         return rtlil, None
-    private = folder / f".{rtlil.name}.{os.getpid()}.il.gz"
+    private = folder / f".{rtlil.name}.{os.getpid()}.{threading.get_ident()}.il.gz"
     log = work / "asic_yosys_prefix.log"
     try:
         run_yosys_script("\n".join([*script, f"write_rtlil {private}"]), log,
@@ -317,7 +318,7 @@ def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any]
 
 
 def _publish_text(path: Path, text: str) -> None:
-    private = path.with_name(f".{path.name}.{os.getpid()}")
+    private = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
     private.write_text(text)
     os.replace(private, path)
 
