@@ -76,3 +76,14 @@ def test_serpents_3_in_1_pipeline_departure_is_its_key_schedule(rows: list[Resul
 def test_rc6s_departure_is_its_storage(rows: list[Result]) -> None:
     shares = nsa_findings.storage_share(rows, LIBRARY, "128-bit", "iterative")
     assert shares["rc6"] > 40 and all(shares[c] < 35 for c in shares if c != "rc6")
+
+
+def test_twofish_3_in_1_pipeline_pays_for_its_key_lengths(rows: list[Result]) -> None:
+    # Twofish's key-dependent S-boxes are computed in every stage; 3-in-1, the key length picks
+    # the q-chain depth, so the path starts at the stored key length and the core is larger.
+    start, end = nsa_findings.fastest_path(rows, LIBRARY, "3-in-1", "pipelined", "twofish")
+    assert "key_len" in start and end.startswith("datapath.")
+    area = {r.design: r.metrics["gate_equivalents"] for r in rows
+            if r.design.startswith("twofish") and r.design.endswith("/pipelined")
+            and r.target.endswith(":speed")}
+    assert area["twofish/pipelined"] > 1.5 * area["twofish-128/pipelined"]
