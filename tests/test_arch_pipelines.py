@@ -4,11 +4,12 @@ change while blocks are in flight, exact cycle counts, and key agility (a new ke
 one block per clock) on the full pipelines.
 
 Generating and Verilating a design dominates the cost (a full pipeline: about a minute and a half
-of CPU on a cold cache; a test's simulation: well under a second). By default four designs cover
+of CPU on a cold cache; a test's simulation: well under a second). By default five designs cover
 every mechanism: the 3-in-1 unrolled core (k=3 divides none of 10/12/14: short last passes, chosen
 by key length), the AES-128 five-unit ring, the AES-128 full pipeline with two inner cuts (mixed
-inner and outer pipelining, key agility) and the 3-in-1 five-unit ring (blocks of every key size in
-flight, leaving from different units, kept in order). ``--runslow`` adds the other ten."""
+inner and outer pipelining, key agility), the 3-in-1 five-unit ring (blocks of every key size in
+flight, leaving from different units, kept in order) and that ring with a registered key load.
+``--runslow`` adds the other eleven."""
 
 from __future__ import annotations
 
@@ -57,9 +58,13 @@ EXPECTED: dict[str, dict[int, tuple[int, int, int, int, int]]] = {
     # 5 does not divide 12 or 14: those blocks leave from unit 1 and unit 3 of their third pass.
     "aes/pipelined:stages=5": {128: (10, 2, 10, 0, 9), 192: (12, 3, 12, 0, 11),
                                256: (14, 3, 14, 0, 13)},
+    # A registered load: one clock of key setup for encryption, one more for decryption's run-up.
+    "aes/pipelined:stages=5,load=registered": {128: (10, 2, 10, 1, 10), 192: (12, 3, 12, 1, 12),
+                                               256: (14, 3, 14, 1, 14)},
+    "aes-128/pipelined:load=registered": {128: (10, 1, 10, 1, 10)},
 }
 DEFAULT = ("aes/unrolled:k=3", "aes-128/pipelined:stages=5", "aes-128/pipelined:inner=2",
-           "aes/pipelined:stages=5")
+           "aes/pipelined:stages=5", "aes/pipelined:stages=5,load=registered")
 DESIGNS = [d if d in DEFAULT else pytest.param(d, marks=pytest.mark.slow) for d in EXPECTED]
 FULL = [d if d in DEFAULT else pytest.param(d, marks=pytest.mark.slow)
         for d in EXPECTED if "pipelined" in d and "stages" not in d]
@@ -127,15 +132,18 @@ def test_keys_change_while_blocks_are_in_flight(design: str) -> None:
 
 @pytest.mark.parametrize("design", FULL)
 def test_key_agility_one_block_per_clock(design: str) -> None:
-    # NSA 'key agility': a different key for every block, streamed at one block per clock.
+    # NSA 'key agility': a different key for every block, streamed at one block per clock; a
+    # registered load steps each key on the clock after it, so one block every two clocks.
+    registered = "load=registered" in design
     sim = _sim(design)
     for bits in parse(design).key_sizes:
         run = check_key_agility(sim, MODEL, (bits,), n=96, seed=bits)
         assert run.check.failed == 0 and run.check.passed == 96
-        assert run.interval == 1.0
-    # Decryption needs each key's run-up (R-1 cycles) first: one block every R cycles.
+        assert run.interval == (2.0 if registered else 1.0)
+    # Decryption needs each key's run-up (R-1 cycles, R registered) first: one block every R
+    # cycles (R + 1 registered).
     run = check_key_agility(sim, MODEL, (128,), n=20, decrypt=True)
-    assert run.check.failed == 0 and run.interval == 10.0
+    assert run.check.failed == 0 and run.interval == (11.0 if registered else 10.0)
 
 
 @pytest.mark.parametrize("design, interval", [
@@ -187,3 +195,10 @@ def test_pipeline_parameters_are_checked(stages: str, inner: str, message: str) 
     with pytest.raises(CipherbenchError) as info:
         PipelinedCore(hw, stages=stages, inner=inner)
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_registered_load_needs_travelling_keys() -> None:
+    hw = AesHardware(CoreOptions(key_sizes=(128,)))
+    with pytest.raises(CipherbenchError) as info:
+        PipelinedCore(hw, keys="stored", load="registered")
+    assert "applies to keys=fly" in str(info.value) and "\n" not in str(info.value)

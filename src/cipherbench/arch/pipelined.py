@@ -27,6 +27,14 @@ and state R-1, which a forward run-up unit (one key step) computes in the R-1 cy
 then keeps. So decryption has a key setup of R-1 cycles, but once its run-up is done every block can
 have another key: the NSA's 'key setup / key agility' distinction. A new key restarts the run-up.
 
+Registered load (``load=registered``, keys=fly only): the key state loaded from the port is first
+registered, and the key step that makes the start states runs on the next clock, so the load logic
+and a key step are never in series within one clock. For schedules whose load is itself about a
+key step deep (Serpent: the key padded by key length, four prekey words and an S-box layer), the
+direct load put both between the key port and the start-state registers and set the clock of the
+whole pipeline. It costs one clock of key setup in each direction and a register of one key
+state; in the clock after a key neither a block nor another key is taken.
+
 Stored round keys (``keys=stored``, arch/keymem.py): for schedules that cannot step once per unit
 (a run-up before the first round key) or whose decryption keys are not forward key states. The
 round keys are computed once per key into a round-key memory (the iterative core's); in a full
@@ -62,7 +70,13 @@ from .unrolled import onehot_mux, refused
 class PipeLayout:
     """Units, segments, exits and latencies of a pipeline for a cipher and its key sizes."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, stages: str, inner: str) -> None:
+    def __init__(self, hw: CipherHardware, shape: CoreShape, stages: str, inner: str,
+                 load: str = "direct") -> None:
+        if load not in ("direct", "registered"):
+            raise CipherbenchError(f"pipelined load={load}: must be direct or registered")
+        # registered: the key state loaded from the port is registered before the key step that
+        # makes the start states (one more clock of key setup; see the module docstring).
+        self.registered_load = load == "registered"
         self.rounds = {size: hw.rounds(size) for size in shape.key_sizes}
         self.codes = {size: hw.key_len_code(size) for size in shape.key_sizes}
         most = max(self.rounds.values())
@@ -136,7 +150,8 @@ class PipelineController(Elaboratable):
         self.advance = Signal()
         self.take_new = Signal()   # unit 0 takes the input block (else a block coming round)
         self.want_dec = Signal()
-        self.load_key = Signal()
+        self.load_key = Signal()   # the key is taken from the port
+        self.load_step = Signal()  # the key step makes the start states from the loaded state
         self.ru_advance = Signal()
         self.ru_index = Signal(lay.step_bits)
         self.store_dec_key = Signal()
@@ -193,20 +208,33 @@ class PipelineController(Elaboratable):
         """Keys travel with the blocks: a key is taken at any time; decryption waits for the
         run-up once per key. Key tables (arch/keytables.py) are one per core: with them a key is
         taken only with the pipe empty and no fill running, and blocks wait for the fill.
-        Returns the key condition of in_ready."""
+        A registered load steps the key on the clock after it is taken: in that clock neither a
+        block (the start states are not written yet) nor another key (the one key step is busy)
+        is taken. Returns the key condition of in_ready."""
         io = self.io
         have_key = Signal()
+        # A direct load keeps the key idle (constant 1), so its RTL is as it was before there
+        # was a choice.
+        idle: Value = Const(1)
+        if self.lay.registered_load:
+            stepping = Signal(name="load_stepping")
+            m.d.sync += stepping.eq(io.key_valid & io.key_ready)
+            idle = ~stepping
         if self.tables:
             empty = ~_any([tag.valid for unit in regs for tag in unit])
-            m.d.comb += io.key_ready.eq(empty & ~self.setup)
+            key_ready = empty & ~self.setup
+            m.d.comb += io.key_ready.eq(key_ready & idle if self.lay.registered_load
+                                        else key_ready)
         else:
-            m.d.comb += io.key_ready.eq(1)
+            m.d.comb += io.key_ready.eq(idle)
         key_fire = io.key_valid & io.key_ready
+        m.d.comb += [self.load_key.eq(key_fire),
+                     self.load_step.eq(~idle if self.lay.registered_load else key_fire)]
         ready: Value = have_key & ~self.setup & ~key_fire if self.tables else have_key
+        if self.lay.registered_load:
+            ready = ready & idle
         if self.hw.options.has_decrypt:
             ready = ready & (~want_dec | self._runup(m, key_fire))
-        else:
-            m.d.comb += self.load_key.eq(key_fire)
         with m.If(key_fire):
             m.d.sync += have_key.eq(1)
         return ready
@@ -279,16 +307,22 @@ class PipelineController(Elaboratable):
         return r_val == total, Mux(tag.dec, total - 1 - r_val, r_val)[:lay.step_bits]
 
     def _runup(self, m: Module, key_fire: Value) -> Value:
-        """The forward run-up to the decryption start states; returns 'decryption ready'."""
-        io, lay = self.io, self.lay
+        """The forward run-up to the decryption start states; returns 'decryption ready'.
+        It starts with the load step (``load_step``); a registered load takes the key one clock
+        before, which already stops the old key's run-up."""
+        lay = self.lay
         dec_ready, active = Signal(), Signal()
-        rounds_new = lay.select(io.key_len, lay.rounds)
+        # The key length of the key being stepped: the port's, or the one taken a clock ago.
+        rounds_new = lay.select(self.key_len_reg if lay.registered_load else self.io.key_len,
+                                lay.rounds)
         rounds_cur = lay.select(self.key_len_reg, lay.rounds)
-        m.d.comb += self.load_key.eq(key_fire)
         # Step j produces key state j+1: R-1 and R are the decryption start states.
-        with m.If(key_fire):
+        with m.If(self.load_step):
             m.d.sync += [active.eq(1), self.ru_index.eq(1), dec_ready.eq(0)]
             m.d.comb += self.store_dec_key.eq(rounds_new == 2)
+        if lay.registered_load:
+            with m.Elif(key_fire):
+                m.d.sync += [active.eq(0), dec_ready.eq(0)]
         with m.Elif(active):
             produced = self.ru_index + 1
             m.d.comb += [self.ru_advance.eq(1), self.store_dec_key.eq(produced == rounds_cur - 1),
@@ -346,6 +380,7 @@ class PipelineKeySchedule(Elaboratable):
         self.key_len = Signal(shape.key_len_bits)
         self.key_len_reg = Signal(shape.key_len_bits)
         self.load_key = Signal()
+        self.load_step = Signal()
         self.ru_advance = Signal()
         self.ru_index = Signal(lay.step_bits)
         self.store_dec_key = Signal()
@@ -410,13 +445,23 @@ class PipelineKeySchedule(Elaboratable):
         bits = hw.key_state_bits
         enc_key, runup = Signal(bits, reset_less=True), Signal(bits, reset_less=True)
         enc_white = Signal(hw.round_key_bits, reset_less=True)
+        loaded: Value = step.loaded
+        if self.lay.registered_load:
+            # The loaded key state gets its own register: the load logic (Serpent: the key's
+            # padding, four prekey words and an S-box layer) and the key step are then in two
+            # clocks, not in series in one.
+            loaded = Signal(bits, name="loaded", reset_less=True)
+            with m.If(self.load_key):
+                m.d.sync += [loaded.eq(step.loaded), self.key_len_reg.eq(self.key_len)]
         m.d.comb += [step.key.eq(self.key), step.backward.eq(0),
                      step.key_len.eq(Mux(self.load_key, self.key_len, self.key_len_reg)),
-                     step.state_in.eq(Mux(self.load_key, step.loaded, runup)),
-                     step.step.eq(Mux(self.load_key, 0, self.ru_index))]
-        with m.If(self.load_key):
+                     step.state_in.eq(Mux(self.load_step, loaded, runup)),
+                     step.step.eq(Mux(self.load_step, 0, self.ru_index))]
+        with m.If(self.load_step):
             m.d.sync += [enc_white.eq(step.rk_in), enc_key.eq(step.state_out),
-                         runup.eq(step.state_out), self.key_len_reg.eq(self.key_len)]
+                         runup.eq(step.state_out)]
+            if not self.lay.registered_load:
+                m.d.sync += self.key_len_reg.eq(self.key_len)
         with m.If(self.ru_advance):
             m.d.sync += runup.eq(step.state_out)
         if not hw.options.has_decrypt:
@@ -557,7 +602,7 @@ class PipelinedCore(Elaboratable):
     """The top: common interface, datapath, key schedule, controller."""
 
     def __init__(self, hw: CipherHardware, stages: str = "full", inner: str = "0",
-                 keys: str = "fly") -> None:
+                 keys: str = "fly", load: str = "direct") -> None:
         self.hw = hw
         self.keys = keys
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
@@ -566,7 +611,10 @@ class PipelinedCore(Elaboratable):
         try:
             if self.loaded:
                 refuse_loaded_tables(hw)
-            self.lay = PipeLayout(hw, self.shape, stages, inner)
+            self.lay = PipeLayout(hw, self.shape, stages, inner, load)
+            if load == "registered" and keys != "fly":
+                raise CipherbenchError(f"pipelined load=registered: keys={keys} has no start "
+                                       "states to load; it applies to keys=fly")
             if keys == "fly" and hw.options.has_decrypt and not hw.travelling_keys:
                 # Travelling keys start decryption from forward key states (R-1 and R), which
                 # a schedule whose decryption keys are its own backward walk does not give.
@@ -618,6 +666,7 @@ class PipelinedCore(Elaboratable):
         ks = PipelineKeySchedule(self.hw, self.shape, self.lay)
         m.submodules.key_schedule = ks
         m.d.comb += [
+            ks.load_step.eq(ctl.load_step),
             ks.ru_advance.eq(ctl.ru_advance), ks.ru_index.eq(ctl.ru_index),
             ks.store_dec_key.eq(ctl.store_dec_key), ks.store_dec_white.eq(ctl.store_dec_white),
             ks.take_new.eq(ctl.take_new), ks.advance.eq(ctl.advance),

@@ -88,6 +88,11 @@ ARCHITECTURES: dict[str, ArchInfo] = {
             "inner": Param(("0", "1", "2"), "0",
                            "extra register cuts inside each round, between the cipher's named "
                            "sub-round steps (AES: SubBytes | MixColumns | AddRoundKey)"),
+            "load": Param(("direct", "registered"), "direct",
+                          "keys=fly: the start states are stepped from the key port on the edge "
+                          "the key is taken (direct, key setup 0), or from a register of the "
+                          "loaded key state one clock later (registered: for schedules whose load "
+                          "is as deep as a key step, such as Serpent's; key setup 1)"),
         },
     ),
     "narrow": ArchInfo(
