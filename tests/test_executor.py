@@ -191,51 +191,85 @@ def test_which_stored_rows_a_rerun_keeps(status: str, reason: str | None, force:
     assert reusable(None, force) is False
 
 
-def test_longest_jobs_start_first_one_per_free_slot(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Designs are generated first; then, across designs, FPGA routes before ASIC syntheses
-    before generic counts, never more tasks handed out than the pool has slots."""
-    from concurrent.futures import Future
+class RecordingPool:
+    """Two slots; every task finishes as soon as the executor waits; the order tasks started."""
 
+    def __init__(self) -> None:
+        self.order: list[str] = []
+        self.most_pending = 0
+        self._pending = 0
+
+    def slots(self) -> int:
+        return 2
+
+    def submit(self, fn: object, item: object, *args: object) -> object:
+        from concurrent.futures import Future
+
+        from cipherbench.study import RunSummary
+
+        self._pending += 1
+        self.most_pending = max(self.most_pending, self._pending)
+        name = fn.__name__  # type: ignore[attr-defined]
+        self.order.append(f"generate {item}" if name == "prepare_design" else
+                          f"{item.design} {item.target.name}")  # type: ignore[attr-defined]
+        future: Future[object] = Future()
+        future.set_result(None if name == "prepare_design" else RunSummary(ran=1))
+        return future
+
+    def wait_any(self, futures: set[object]) -> set[object]:
+        self._pending -= len(futures)
+        return futures
+
+    def abort(self, futures: set[object]) -> None: ...
+    def close(self) -> None: ...
+
+
+class Bar:
+    def set_postfix_str(self, text: str, refresh: bool) -> None: ...
+    def update(self, n: int) -> None: ...
+
+
+def test_a_designs_asic_jobs_do_not_start_together(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    """A design's ASIC jobs share its synthesis before ABC, which the first makes: while it
+    runs, another design's job takes the second slot; alone, the sibling starts anyway."""
     from cipherbench import executor
     from cipherbench.spec import parse
     from cipherbench.study import Job, RunSummary
     from cipherbench.targets import Target
 
-    class RecordingPool:
-        def __init__(self) -> None:
-            self.order: list[str] = []
-            self.most_pending = 0
-            self._pending = 0
+    liberty = str(tmp_path / "lib.lib")  # never read: only the jobs' grouping is looked at
+    ends = [Target(f"asic-{goal}", "asic", {"liberty": liberty, "goal": goal})
+            for goal in ("area", "speed")]
+    a, b = (parse(d) for d in DESIGNS)
+    # Started in pairs (both slots busy each time): a's and b's area ends, then their speed ends;
+    # a alone: its two ends together.
+    for designs, expected in (([a, b], [{a, b}, {a, b}]), ([a], [{a}])):
+        pool = RecordingPool()
+        monkeypatch.setattr(executor, "_open_pool", lambda runner, pool=pool: pool)
+        jobs = [Job(d, t) for d in designs for t in ends]
+        summary = RunSummary()
+        executor.run_jobs(jobs, make_runner("local", "x.sqlite", jobs=2), force=False,
+                          summary=summary, bar=Bar())
+        started = [entry for entry in pool.order if not entry.startswith("generate")]
+        pairs = [started[i:i + 2] for i in range(0, len(started), 2)]
+        assert [{parse(e.split()[0]) for e in pair} for pair in pairs] == expected, pool.order
+        assert pool.most_pending == 2 and summary.ran == len(jobs)
 
-        def slots(self) -> int:
-            return 2
 
-        def submit(self, fn: object, item: object, *args: object) -> Future[object]:
-            self._pending += 1
-            self.most_pending = max(self.most_pending, self._pending)
-            name = fn.__name__  # type: ignore[attr-defined]
-            self.order.append(f"generate {item}" if name == "prepare_design" else
-                              f"{item.design} {item.target.name}")  # type: ignore[attr-defined]
-            future: Future[object] = Future()
-            future.set_result(None if name == "prepare_design" else RunSummary(ran=1))
-            return future
-
-        def wait_any(self, futures: set[Future[object]]) -> set[Future[object]]:
-            self._pending -= len(futures)
-            return futures
-
-        def abort(self, futures: set[object]) -> None: ...
-        def close(self) -> None: ...
+def test_longest_jobs_start_first_one_per_free_slot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Designs are generated first; then, across designs, FPGA routes before ASIC syntheses
+    before generic counts, never more tasks handed out than the pool has slots."""
+    from cipherbench import executor
+    from cipherbench.spec import parse
+    from cipherbench.study import Job, RunSummary
+    from cipherbench.targets import Target
 
     pool = RecordingPool()
     monkeypatch.setattr(executor, "_open_pool", lambda runner: pool)
     targets = [Target("generic", "generic"), Target("asic", "asic"), Target("fpga-ecp5", "fpga")]
     jobs = [Job(parse(d), t) for d in DESIGNS for t in targets]
     summary = RunSummary()
-
-    class Bar:
-        def set_postfix_str(self, text: str, refresh: bool) -> None: ...
-        def update(self, n: int) -> None: ...
 
     runner = make_runner("local", "x.sqlite", jobs=2)
     executor.run_jobs(jobs, runner, force=False, summary=summary, bar=Bar())

@@ -309,22 +309,25 @@ def run_jobs(jobs: list[Job], runner: Runner, *, force: bool, summary: RunSummar
         ready.push(_PREPARE_COST, ("prepare", design))
     # future -> what it is: ("prepare", design) or ("job", job)
     pending: dict[Any, tuple[str, Any]] = {}
+    shared = _SharedWork()
     try:
         while pending or ready:
             while ready and len(pending) < pool.slots():
-                kind, item = task = ready.pop()
+                kind, item = task = ready.pop(avoid=shared.being_made)
                 args = ((prepare_design, item, by_design[item]) if kind == "prepare"
                         else (run_job, item))
                 pending[pool.submit(*args, runner.store, force)] = task
+                shared.started(task)
             bar.set_postfix_str(_running(pending), refresh=True)
             for future in pool.wait_any(set(pending)):
-                kind, item = pending.pop(future)
+                kind, item = task = pending.pop(future)
                 if kind == "prepare":
                     future.result()  # a crash (not a CipherbenchError) stops the study
                     for job in by_design[item]:
                         ready.push(job_cost(job), ("job", job))
                 else:
                     _absorb(summary, future.result())
+                    shared.finished(task)
                     bar.update(1)
     except BaseException:
         pool.abort(set(pending))
@@ -347,6 +350,46 @@ def job_cost(job: Job) -> int:
         return 0
 
 
+class _SharedWork:
+    """Which jobs would make work another running job is making (``flows.base.shared_work``):
+    a design's ASIC jobs share its synthesis before ABC, and the first job makes it. Two started
+    together each made it (a 400 kGE pipeline: minutes of Yosys twice), so while the first runs,
+    the others wait behind any other ready work; with nothing else to run they start anyway."""
+
+    def __init__(self) -> None:
+        self._making: set[tuple[DesignSpec, str]] = set()
+        self._made: set[tuple[DesignSpec, str]] = set()
+
+    @staticmethod
+    def _group(task: tuple[str, Any]) -> tuple[DesignSpec, str] | None:
+        kind, job = task
+        if kind != "job":
+            return None
+        from .flows import get_flow
+        from .flows.base import shared_work
+
+        try:
+            key = shared_work(get_flow(job.target.flow), job.target.settings)
+        except CipherbenchError:
+            return None
+        return None if key is None else (job.design, key)
+
+    def being_made(self, task: tuple[str, Any]) -> bool:
+        group = self._group(task)
+        return group is not None and group in self._making
+
+    def started(self, task: tuple[str, Any]) -> None:
+        group = self._group(task)
+        if group is not None and group not in self._made:
+            self._making.add(group)
+
+    def finished(self, task: tuple[str, Any]) -> None:
+        group = self._group(task)
+        if group is not None:
+            self._making.discard(group)
+            self._made.add(group)
+
+
 class _TaskQueue:
     """Tasks by cost, the highest first; equal costs in the order they were pushed."""
 
@@ -358,8 +401,20 @@ class _TaskQueue:
         heapq.heappush(self._heap, (-cost, self._count, task))
         self._count += 1
 
-    def pop(self) -> tuple[str, Any]:
-        return heapq.heappop(self._heap)[2]
+    def pop(self, avoid: Callable[[tuple[str, Any]], bool] | None = None) -> tuple[str, Any]:
+        """The first task ``avoid`` does not hold back; if it holds back all, the first."""
+        held: list[tuple[int, int, tuple[str, Any]]] = []
+        try:
+            while self._heap:
+                entry = heapq.heappop(self._heap)
+                if avoid is None or not avoid(entry[2]):
+                    return entry[2]
+                held.append(entry)
+            first = held.pop(0)
+            return first[2]
+        finally:
+            for entry in held:
+                heapq.heappush(self._heap, entry)
 
     def __bool__(self) -> bool:
         return bool(self._heap)

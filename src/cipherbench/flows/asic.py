@@ -117,6 +117,13 @@ class AsicFlow:
     def available(self) -> str | None:
         return missing_tool(yosys_version, sta_path)
 
+    def shared_work(self, settings: dict[str, Any]) -> str:
+        """What decides the cached synthesis before ABC (``_registers_mapped``) besides the
+        design: the goal and delay target do not."""
+        effective = {**DEFAULTS, **settings}
+        return "|".join([str(effective["liberty"]), str(effective["structure"]),
+                         str(effective["sequential"]), ",".join(effective["dont_use"] or [])])
+
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))
         effective = effective_settings(settings)

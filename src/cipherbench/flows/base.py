@@ -49,6 +49,15 @@ class Flow(Protocol):
         ...
 
 
+def shared_work(flow: Any, settings: dict[str, Any]) -> str | None:
+    """A key for the work a flow's job makes once per design and caches for the design's other
+    jobs with the same key (a flow that has a ``shared_work(settings)`` method: the ASIC flow's
+    synthesis before ABC, the same for every goal and speed grade); None for none. Two such jobs
+    started together would each make it, so the executor starts other work beside the first."""
+    method = getattr(flow, "shared_work", None)
+    return None if method is None else method(settings)
+
+
 @dataclass(frozen=True)
 class Design:
     """The parts of manifest.json a flow needs."""
