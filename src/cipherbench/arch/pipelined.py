@@ -434,7 +434,8 @@ class PipelineKeySchedule(Elaboratable):
     def _start_states(self, m: Module) -> tuple[Value, Value]:
         """Per key: state 1 and the whitening key of state 0 (encryption), state R-1 and the
         whitening key of state R (decryption, from the run-up). One key step serves the load (from
-        the port, on the key's edge) and the run-up (from its own register).
+        the port, on the key's edge; with ``load=registered`` from the loaded state's register,
+        a clock later) and the run-up (from its own register).
 
         The run-up is the slowest logic of a full pipeline with inner cuts (NanGate45, speed:
         about 1.0 ns, its step decode's fan-out; the pipeline's segments end by 1.0 ns at unit 0
