@@ -242,6 +242,31 @@ def test_failing_tool_is_stored_as_failed(tmp_path: Path) -> None:
     assert len(rows) == 2 and all(status == "failed" and reason for status, reason in rows)
 
 
+def test_one_simulated_netlist_per_design_and_the_rest_proven(tmp_path: Path) -> None:
+    """Without power, the first ASIC job of a design simulates its netlist (and proves it equal
+    to the design before mapping); the next proves its own equal and cites the simulated one."""
+    if "CIPHERBENCH_LIBERTY" not in os.environ:
+        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    study = tmp_path / "study.toml"
+    study.write_text('designs = ["des-64/iterative"]\ntargets = ["asic"]\n'
+                     'asic_goals = ["area", "speed"]\nasic_power = false\n')
+    env = dict(os.environ, CIPHERBENCH_CACHE=str(tmp_path / "cache"))
+    proc = cli("run", str(study), "--jobs", "1", cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    rows = sqlite3.connect(tmp_path / "results" / "cipherbench.sqlite").execute(
+        "select target, provenance from results order by id").fetchall()
+    checks = {target: json.loads(prov)["netlist_check"] for target, prov in rows}
+    simulated = [c for c in checks.values() if c["method"] == "gate-level simulation"]
+    proven = [c for c in checks.values() if c["method"] != "gate-level simulation"]
+    assert len(simulated) == len(proven) == 1
+    assert simulated[0]["failed"] == 0 and simulated[0]["passed"] > 200
+    assert simulated[0]["proof"]["equal"] is True
+    assert proven[0]["proof"]["equal"] is True
+    assert proven[0]["simulated_netlist"] == simulated[0]["netlist"] != proven[0]["netlist"]
+    assert proven[0]["passed"] == simulated[0]["passed"] and proven[0]["failed"] == 0
+    assert len(list((tmp_path / "cache" / "synth").glob("*.simulated.json"))) == 1
+
+
 def test_run_then_report_and_warm_rerun(tmp_path: Path) -> None:
     proc = cli("run", "--design", "des-64/iterative", "--target", "generic", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

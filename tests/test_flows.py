@@ -17,6 +17,7 @@ from cipherbench.flows import FLOWS, FlowResult, get_flow
 from cipherbench.flows import liberty as liberty_mod
 from cipherbench.flows.liberty import evaluate, load_liberty
 from cipherbench.tools import nextpnr, run_tool, sta_path
+from cipherbench.verify.netlist_proof import NetlistProof, prove_equal
 
 SHARED_NANGATE = Path("/work/shared/pdk/nangate45/nangate45_typ.lib.gz")
 
@@ -557,3 +558,94 @@ def test_tool_failure_names_the_error(tmp_path: Path) -> None:
 def test_tool_timeout(tmp_path: Path) -> None:
     with pytest.raises(ToolFailed, match="timed out after 1 s"):
         run_tool(["sleep", "30"], cwd=tmp_path, log_path=tmp_path / "log", timeout_s=1)
+
+
+# ---- mapped netlists proven equal to the design before mapping (verify/netlist_proof.py) ----
+
+
+def _prove(result: FlowResult, mapped: Path, work: Path) -> NetlistProof:
+    artifacts = result.artifacts
+    top = "sbox_reg" if "sbox" in str(artifacts["mapped"]) else "counter32"
+    work.mkdir(parents=True, exist_ok=True)
+    return prove_equal(Path(artifacts["equivalence_reference"]), mapped, top,
+                       Path(artifacts["equivalence_cells"]),
+                       artifacts["equivalence_sequential"].split(), work)
+
+
+@pytest.mark.parametrize("name", ["sbox", "counter"])
+def test_both_ends_are_proven_equal_to_the_prefix(asic_results: dict[tuple[str, str], FlowResult],
+                                                  name: str, tmp_path: Path) -> None:
+    area, speed = asic_results[(name, "area")], asic_results[(name, "speed")]
+    assert area.artifacts["equivalence_reference"] == speed.artifacts["equivalence_reference"]
+    for goal, result in (("area", area), ("speed", speed)):
+        proof = _prove(result, Path(result.artifacts["mapped"]), tmp_path / goal)
+        assert proof.equal is True, (proof.reason, proof.log)
+        assert proof.reason == "ABC iprove: UNSATISFIABLE"
+
+
+# Each pair swaps a cell for one with the other function on the same pins.
+_MUTATIONS = {"XOR2_X1": "XNOR2_X1", "XNOR2_X1": "XOR2_X1", "NAND2_X1": "NOR2_X1",
+              "NOR2_X1": "NAND2_X1", "AND2_X1": "OR2_X1", "INV_X1": "BUF_X1"}
+
+
+def _mutated(mapped: Path, out: Path) -> Path:
+    """``mapped`` with its first swappable cell changed to the other function."""
+    text = mapped.read_text()
+    match = re.search(r"^(\s*)(" + "|".join(_MUTATIONS) + r") ", text, re.M)
+    assert match, "no cell to change"
+    start, end = match.span(2)
+    out.write_text(text[:start] + _MUTATIONS[match.group(2)] + text[end:])
+    return out
+
+
+@pytest.mark.parametrize("name", ["sbox", "counter"])
+def test_one_changed_cell_is_found(asic_results: dict[tuple[str, str], FlowResult], name: str,
+                                   tmp_path: Path) -> None:
+    """The proof is not vacuous: a single cell of the other function makes ABC find inputs on
+    which the netlists differ."""
+    result = asic_results[(name, "speed")]
+    wrong = _mutated(Path(result.artifacts["mapped"]), tmp_path / "wrong.v")
+    proof = _prove(result, wrong, tmp_path / "proof")
+    assert proof.equal is False, (proof.reason, proof.log)
+    assert proof.reason.startswith("ABC iprove: SATISFIABLE")
+
+
+def test_a_missing_flip_flop_leaves_it_undecided(asic_results: dict[tuple[str, str], FlowResult],
+                                                 tmp_path: Path) -> None:
+    """Flip-flops that do not correspond by name give no proof (and the study then simulates)."""
+    result = asic_results[("counter", "area")]
+    mapped = Path(result.artifacts["mapped"])
+    text = re.sub(r"^(\s*DFF_X1\s+)(\\?)(\S+)", r"\1\\renamed_\3", mapped.read_text(), count=1,
+                  flags=re.M)
+    renamed = tmp_path / "renamed.v"
+    renamed.write_text(text)
+    proof = _prove(result, renamed, tmp_path / "proof")
+    assert proof.equal is None and proof.reason.startswith("no proof"), proof.reason
+
+
+def test_the_latch_netlist_is_proven_equal(designs: dict[str, Path], nangate: str,
+                                           tmp_path: Path) -> None:
+    """Latch pairs are cut like flip-flops: both latches of each pair by instance name."""
+    result = run("asic", designs["counter"], tmp_path / "latch",
+                 {"liberty": nangate, "goal": "speed", "sequential": "latch"})
+    assert {"DLH_X1", "DLL_X1"} <= set(result.artifacts["equivalence_sequential"].split())
+    proof = _prove(result, Path(result.artifacts["mapped"]), tmp_path / "proof")
+    assert proof.equal is True, (proof.reason, proof.log)
+
+
+@pytest.mark.parametrize("lines, equal", [
+    (["Extracted 9 gates and 12 wires to a netlist network with 3 inputs and 1 outputs.",
+      "ABC: UNSATISFIABLE  Time =     0.02 sec"], True),
+    (["Extracted 9 gates and 12 wires to a netlist network with 3 inputs and 1 outputs.",
+      "ABC: SATISFIABLE (output = 0) Time =     0.02 sec"], False),
+    (["Extracted 9 gates and 12 wires to a netlist network with 3 inputs and 1 outputs.",
+      "ABC: UNDECIDED      Time =     600.00 sec"], None),
+    # A folded miter (nothing for ABC) and a miter of many outputs prove nothing.
+    (["Extracted 0 gates and 0 wires to a netlist network with 0 inputs and 0 outputs."], None),
+    (["Extracted 9 gates and 12 wires to a netlist network with 3 inputs and 7 outputs.",
+      "ABC: UNSATISFIABLE  Time =     0.02 sec"], None),
+])
+def test_the_verdict_is_read_from_abc(lines: list[str], equal: bool | None, tmp_path: Path) -> None:
+    from cipherbench.verify.netlist_proof import _verdict
+
+    assert _verdict("\n".join(lines), 1.0, tmp_path / "log").equal is equal

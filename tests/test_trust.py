@@ -92,15 +92,20 @@ def test_trust_table_rows() -> None:
                  "oracle": "not checked (Botan's Python binding is missing)",
                  "constant_time": "ok"}
     check = {"netlist": "generic", "passed": 300, "failed": 0}
+    # A netlist proven equal to another netlist of the design, which was simulated.
+    proven = {"netlist": "asic:lib:speed", "passed": 300, "failed": 0,
+              "simulated_netlist": "asic:lib:area", "proof": {"equal": True}}
     table = trust_table([_result("des/iterative", {"verification": record,
                                                    "netlist_check": check}),
+                         _result("des/iterative", {"verification": record,
+                                                   "netlist_check": proven}),
                          _result("aes-128/iterative", {"verification": None}),
                          _result("misty1/iterative", {"verification": unchecked})])
     assert table.rows == [
         ["aes-128/iterative", "no record (measured by an older version)", "-", "-", "-", "-",
          "-", "-"],
         ["des/iterative", "pass", "80", "none for des", "1000", "200 (pycryptodome DES)", "ok",
-         "generic: 300 passed, 0 failed"],
+         "asic:lib:speed: proven equal to asic:lib:area; generic: 300 passed, 0 failed"],
         ["misty1/iterative", "pass", "80", "12 checkpoints", "1000",
          "not checked (Botan's Python binding is missing)", "ok", "-"],
     ]

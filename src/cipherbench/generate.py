@@ -34,7 +34,7 @@ GENERATOR_SOURCES = ("arch", "ciphers", "components", "interface.py", "rtl.py", 
                      "generate.py", "spec.py", "verify/sim.py", "verify/measure.py", "verify/tb")
 # The sources that turn a design into figures (flows, metrics): part of every result's key.
 MEASUREMENT_SOURCES = ("flows", "metrics.py", "tools.py", "power.py", "verify/record.py",
-                       "verify/netlist.py", "verify/activity.py", "verify/tb")
+                       "verify/netlist.py", "verify/netlist_proof.py", "verify/activity.py", "verify/tb")
 
 
 @lru_cache(maxsize=None)

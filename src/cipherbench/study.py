@@ -408,7 +408,7 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
         with stages("flow"):
             flow_result = flow.run(folder, Path(work), settings)
         with stages("netlist_check"):
-            netlist_check = _check_netlist(job, folder, flow_result, Path(work), say)
+            netlist_check = _check_netlist(job, folder, flow_result, Path(work), inputs, say)
         if "power_netlist" in flow_result.artifacts:
             from .power import measure_power
 
@@ -448,15 +448,26 @@ class _StageClock:
             self.seconds[stage] = round(time.monotonic() - started, 1)
 
 
-def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
+def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path, inputs: str,
                    say: Callable[[str], None] | None) -> dict[str, Any] | None:
-    """Gate-level simulation of the flow's netlist, where it writes one (verify/netlist.py); a
-    netlist that computes anything else than the RTL fails the job."""
+    """Check the flow's netlist, where it writes one: gate-level simulation (verify/netlist.py),
+    or, where the flow names the design's netlist before mapping and no power is measured, a
+    proof that it equals that netlist, which an earlier job of the design proved equal too and
+    simulated (verify/netlist_proof.py). A netlist that computes anything else than the RTL fails
+    the job."""
     from .verify.netlist import simulate_netlist
+    from .verify.netlist_proof import METHOD, read_record, write_record
 
     netlist = flow_result.artifacts.get("sim_netlist")
     if not netlist:
         return None
+    proof, record_file = None, None
+    if _provable(flow_result.artifacts):
+        proof, record_file = _prove_netlist(job, flow_result, work, inputs, say)
+        record = read_record(record_file) if proof.equal else None
+        if record is not None:
+            return {**record, "method": METHOD, "netlist": flow_result.target,
+                    "simulated_netlist": record["netlist"], "proof": proof.summary()}
     if say:
         say(f"simulating the {flow_result.target} netlist of {job.design}")
     # Traced only where the power measurement reuses the executable (verify/activity.py).
@@ -466,7 +477,33 @@ def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
         first = "; ".join(check["first_failures"]) or "see the netlist simulation"
         raise CipherbenchError(f"the {flow_result.target} netlist of {job.design} differs from "
                                f"its RTL ({check['failed']} mismatches: {first})")
+    if proof is not None:
+        check["proof"] = proof.summary()
+        if proof.equal and record_file is not None:
+            write_record(record_file, check)
     return check
+
+
+def _provable(artifacts: dict[str, str]) -> bool:
+    # Power needs the netlist's own simulation (its activity) anyway.
+    return "equivalence_reference" in artifacts and "power_netlist" not in artifacts
+
+
+def _prove_netlist(job: Job, flow_result: Any, work: Path, inputs: str,
+                   say: Callable[[str], None] | None) -> tuple[Any, Path]:
+    """The proof that the flow's mapped netlist equals the design's netlist before mapping, and
+    where the record of that netlist's simulation is kept."""
+    from .generate import top_name
+    from .verify.netlist_proof import prove_equal, record_path
+
+    artifacts = flow_result.artifacts
+    reference = Path(artifacts["equivalence_reference"])
+    if say:
+        say(f"proving the {flow_result.target} netlist of {job.design} equal to its prefix")
+    proof = prove_equal(reference, Path(artifacts["mapped"]), top_name(job.design),
+                        Path(artifacts["equivalence_cells"]),
+                        artifacts["equivalence_sequential"].split(), work)
+    return proof, record_path(reference, str(job.design), inputs)
 
 
 def _inputs_digest(job: Job, flow: Any) -> str:

@@ -260,6 +260,11 @@ def synthesize(
     artifacts = {
         "yosys_log": str(log), "netlist": str(netlist), "abc_script": str(abc_path), "stat": str(stat),
         "registers_mapped": str(prefix),
+        # What verify/netlist_proof.py proves the mapped netlist equal to: the design before
+        # ABC, shared by all its goals and grades, with the library's cells to read it by.
+        "equivalence_reference": str(prefix),
+        "equivalence_cells": str(library.path),
+        "equivalence_sequential": " ".join(sorted(library.sequential_cells)),
     }
     if prefix_log is not None:
         artifacts["yosys_prefix_log"] = str(prefix_log)

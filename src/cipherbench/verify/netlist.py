@@ -7,9 +7,10 @@ the netlist instead of the generated RTL (a ``keys=loaded`` core keeps its simul
 which instantiates the netlist's top) goes through ``verify_design``: every known-answer set of
 the cipher (a spread sample of each: ``KNOWN_ANSWER_PER_SET``), random blocks against the model
 with key changes, blocks under a new key each, and a few constant-time groups. So the figures come from a netlist that computes the cipher, not only
-from RTL that does. A sequential equivalence proof of whole cores is out of reach for SAT on
-this machine (the component proofs of ``cipherbench prove`` are combinational); the report says
-which netlists were simulated.
+from RTL that does. A sequential equivalence proof of a netlist against the RTL is out of reach
+(synthesis re-encodes and removes registers); a proof between two netlists whose flip-flops
+correspond is not, and verify/netlist_proof.py uses it so that one simulation per design serves
+all its ASIC goals and speed grades; the report says which netlists were simulated.
 """
 
 from __future__ import annotations
