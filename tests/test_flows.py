@@ -578,7 +578,7 @@ def test_both_ends_are_proven_equal_to_the_prefix(asic_results: dict[tuple[str, 
     area, speed = asic_results[(name, "area")], asic_results[(name, "speed")]
     assert area.artifacts["equivalence_reference"] == speed.artifacts["equivalence_reference"]
     for goal, result in (("area", area), ("speed", speed)):
-        proof = _prove(result, Path(result.artifacts["mapped"]), tmp_path / goal)
+        proof = _prove(result, Path(result.artifacts["equivalence_netlist"]), tmp_path / goal)
         assert proof.equal is True, (proof.reason, proof.log)
         assert proof.reason == "ABC iprove: UNSATISFIABLE"
 
@@ -629,7 +629,7 @@ def test_the_latch_netlist_is_proven_equal(designs: dict[str, Path], nangate: st
     result = run("asic", designs["counter"], tmp_path / "latch",
                  {"liberty": nangate, "goal": "speed", "sequential": "latch"})
     assert {"DLH_X1", "DLL_X1"} <= set(result.artifacts["equivalence_sequential"].split())
-    proof = _prove(result, Path(result.artifacts["mapped"]), tmp_path / "proof")
+    proof = _prove(result, Path(result.artifacts["equivalence_netlist"]), tmp_path / "proof")
     assert proof.equal is True, (proof.reason, proof.log)
 
 

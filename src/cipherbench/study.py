@@ -500,7 +500,7 @@ def _prove_netlist(job: Job, flow_result: Any, work: Path, inputs: str,
     reference = Path(artifacts["equivalence_reference"])
     if say:
         say(f"proving the {flow_result.target} netlist of {job.design} equal to its prefix")
-    proof = prove_equal(reference, Path(artifacts["mapped"]), top_name(job.design),
+    proof = prove_equal(reference, Path(artifacts["equivalence_netlist"]), top_name(job.design),
                         Path(artifacts["equivalence_cells"]),
                         artifacts["equivalence_sequential"].split(), work)
     return proof, record_path(reference, str(job.design), inputs)

@@ -220,7 +220,7 @@ def synthesize(
     patterns = [*library.special_cells, *settings["dont_use"]]
     dont_use = "".join(f" -dont_use {pattern}" for pattern in patterns)
     netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
-    mapped = work / "asic_mapped.v"
+    mapped, mapped_rtlil = work / "asic_mapped.v", work / "asic_mapped.il"
     prefix, prefix_log = _registers_mapped(design, library, settings, dont_use, work)
     script = [
         f"read_rtlil {prefix}",
@@ -229,6 +229,8 @@ def synthesize(
         "setundef -zero",
         # The mapped cells with the top's vector ports: the netlist simulated on the RTL's vectors.
         f"write_verilog -noattr {mapped}",
+        # The same as RTLIL, which the netlist proof reads (verify/netlist_proof.py).
+        f"write_rtlil {mapped_rtlil}",
         # One port per bit and simple assignments: the netlist form OpenSTA reads reliably.
         "splitnets -ports",
         "opt_clean -purge",
@@ -263,6 +265,7 @@ def synthesize(
         # What verify/netlist_proof.py proves the mapped netlist equal to: the design before
         # ABC, shared by all its goals and grades, with the library's cells to read it by.
         "equivalence_reference": str(prefix),
+        "equivalence_netlist": str(mapped_rtlil),
         "equivalence_cells": str(library.path),
         "equivalence_sequential": " ".join(sorted(library.sequential_cells)),
     }
