@@ -9,7 +9,8 @@ prefix's flip-flop instances, by name. Cutting both netlists at those instances 
 leaves two combinational circuits with the same ports, and their equality for every input is
 sequential equality from every state. Yosys builds the miter; ABC's ``iprove`` (SAT sweeping)
 decides it. An AES-128 iterative core (27 k gates against 16 k cells): ABC 6 s, 20 s of Yosys
-CPU in all; a single XOR2 turned XNOR2 in the mapped netlist is found as SATISFIABLE.
+CPU in all. The tests change one NAND2 to a NOR2 (or AND2 to OR2) in a mapped netlist and ABC
+finds inputs on which it differs; a netlist with an undriven net differs too.
 
 Undefined bits: the prefix may hold ``x`` constants that the flow ties to 0 after ABC
 (``setundef -zero``); the reference gets the same, and the miter compares exactly (no
