@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import __version__
 from .errors import CipherbenchError
@@ -46,6 +46,9 @@ from .spec import DesignSpec, parse
 from .targets import (
     ASIC_GOALS, DEFAULT_TARGETS, TARGET_NAMES, Target, expand_target, target_unavailable,
 )
+
+if TYPE_CHECKING:
+    from .verify.netlist_proof import NetlistProof
 
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
 _KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
@@ -490,7 +493,7 @@ def _provable(artifacts: dict[str, str]) -> bool:
 
 
 def _prove_netlist(job: Job, flow_result: Any, work: Path, inputs: str,
-                   say: Callable[[str], None] | None) -> tuple[Any, Path]:
+                   say: Callable[[str], None] | None) -> tuple[NetlistProof, Path]:
     """The proof that the flow's mapped netlist equals the design's netlist before mapping, and
     where the record of that netlist's simulation is kept."""
     from .generate import top_name

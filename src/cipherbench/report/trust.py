@@ -3,7 +3,8 @@
 Read from each result's provenance: the design's verification record (``verify/record.py``:
 known-answer vectors, random blocks against the model, blocks under a new key each, the
 constant-time set) and, per flow, the gate-level simulation of the synthesized netlist
-(``verify/netlist.py``). A design measured by an older version without a record says so rather
+(``verify/netlist.py``) or the proof that it equals a simulated netlist of the same design
+(``verify/netlist_proof.py``). A design measured by an older version without a record says so rather
 than passing silently.
 """
 
@@ -26,7 +27,9 @@ EXPLANATION = (
     "setup equal for 24 random keys per key size and direction). A failing design is not "
     "measured. The generic and ASIC flows' mapped netlists (ASIC cells replaced by their Liberty "
     "functions) and the FPGA flows' synthesized netlists (the vendor cells' simulation models) are "
-    "simulated on the same vectors; a differing netlist fails its run. Every alternative component "
+    "simulated on the same vectors; a differing netlist fails its run. Without power, an ASIC "
+    "netlist may instead be proven equal (ABC, flip-flops matched by name) to a netlist of the "
+    "same design that was simulated; the last column names it. Every alternative component "
     "(composite-field S-boxes, prefix adders, multipliers...) is proven equal to its reference "
     "by SAT (cipherbench prove). Monte Carlo (AESAVS; Serpent and MARS submission files): the "
     "first 2 outer iterations per key size and direction in every verification, a checkpoint "

@@ -58,8 +58,8 @@ class NetlistProof:
 
 def proof_script(reference: Path, mapped: Path, top: str, cells: Path,
                  sequential: list[str]) -> str:
-    """The Yosys script: ``gold`` is the reference (RTLIL), ``gate`` the mapped Verilog, both cut
-    at the library's sequential cells; ABC decides the miter's one output."""
+    """The Yosys script: ``gold`` is the reference (RTLIL), ``gate`` the mapped netlist (RTLIL or
+    Verilog), both cut at the library's sequential cells; ABC decides the miter's one output."""
     kinds = " ".join(sequential)
     instances = " ".join(f"t:{kind}" for kind in sequential)
     return "\n".join([
@@ -89,7 +89,7 @@ def proof_script(reference: Path, mapped: Path, top: str, cells: Path,
 
 def prove_equal(reference: Path, mapped: Path, top: str, cells: Path, sequential: list[str],
                 work: Path, timeout: float = PROOF_TIMEOUT_S) -> NetlistProof:
-    """Prove ``mapped`` (Verilog of library cells) equal to ``reference`` (RTLIL) with their
+    """Prove ``mapped`` (library cells, as RTLIL or Verilog) equal to ``reference`` (RTLIL) with their
     sequential cells corresponded by instance name (see the module docstring)."""
     log = work / "netlist_proof.log"
     started = time.monotonic()
