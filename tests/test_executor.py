@@ -192,9 +192,11 @@ def test_which_stored_rows_a_rerun_keeps(status: str, reason: str | None, force:
 
 
 class RecordingPool:
-    """Two slots; every task finishes as soon as the executor waits; the order tasks started."""
+    """Two slots; every task finishes as soon as the executor waits; the order tasks started.
+    ``sizes``: what each design's generation returns (its size; None: not generated)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sizes: dict[str, int] | None = None) -> None:
+        self.sizes = sizes or {}
         self.order: list[str] = []
         self.most_pending = 0
         self._pending = 0
@@ -213,7 +215,8 @@ class RecordingPool:
         self.order.append(f"generate {item}" if name == "prepare_design" else
                           f"{item.design} {item.target.name}")  # type: ignore[attr-defined]
         future: Future[object] = Future()
-        future.set_result(None if name == "prepare_design" else RunSummary(ran=1))
+        future.set_result(self.sizes.get(str(item)) if name == "prepare_design"
+                          else RunSummary(ran=1))
         return future
 
     def wait_any(self, futures: set[object]) -> set[object]:
@@ -258,8 +261,8 @@ def test_a_designs_asic_jobs_do_not_start_together(monkeypatch: pytest.MonkeyPat
 
 
 def test_longest_jobs_start_first_one_per_free_slot(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Designs are generated first; then, across designs, FPGA routes before ASIC syntheses
-    before generic counts, never more tasks handed out than the pool has slots."""
+    """Designs are generated first; then, across designs of one size, FPGA routes before generic
+    counts before ASIC syntheses, never more tasks handed out than the pool has slots."""
     from cipherbench import executor
     from cipherbench.spec import parse
     from cipherbench.study import Job, RunSummary
@@ -277,6 +280,32 @@ def test_longest_jobs_start_first_one_per_free_slot(monkeypatch: pytest.MonkeyPa
     # Between equal costs the order is whichever design's generation was seen finishing first.
     assert set(pool.order[:2]) == {f"generate {a}", f"generate {b}"}
     assert [entry.split()[-1] for entry in pool.order[2:]] == [
-        "fpga-ecp5", "fpga-ecp5", "asic", "asic", "generic", "generic"]
+        "fpga-ecp5", "fpga-ecp5", "generic", "generic", "asic", "asic"]
     assert sorted(pool.order[2:]) == sorted(f"{d} {t.name}" for d in (a, b) for t in targets)
     assert pool.most_pending == 2 and summary.ran == 6
+
+
+def test_a_big_designs_jobs_start_before_a_small_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jobs are ordered by their flow's cost times their design's size: a pipeline ten times the
+    size of an iterative core starts its ASIC jobs before the core's transistor count."""
+    from cipherbench import executor
+    from cipherbench.spec import parse
+    from cipherbench.study import Job, RunSummary
+    from cipherbench.targets import Target
+
+    small, big = (str(parse(d)) for d in DESIGNS)
+    pool = RecordingPool({small: 100_000, big: 1_000_000})
+    monkeypatch.setattr(executor, "_open_pool", lambda runner: pool)
+    targets = [Target("generic", "generic"), Target("asic", "asic")]
+    jobs = [Job(parse(d), t) for d in DESIGNS for t in targets]
+    executor.run_jobs(jobs, make_runner("local", "x.sqlite", jobs=2), force=False,
+                      summary=RunSummary(), bar=Bar())
+    assert pool.order[2:] == [f"{big} generic", f"{big} asic", f"{small} generic", f"{small} asic"]
+
+
+def test_a_designs_size_is_its_verilog(tmp_path: Path) -> None:
+    from cipherbench.executor import design_size
+
+    (tmp_path / "core.v").write_text("module core; endmodule\n")
+    (tmp_path / "manifest.json").write_text("{}")
+    assert design_size(tmp_path) == len("module core; endmodule\n")

@@ -21,6 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
@@ -106,19 +107,27 @@ def _store(location: str) -> Any:
     return stores[location]
 
 
-def prepare_design(design: DesignSpec, jobs: list[Job], location: str, force: bool) -> None:
-    """Generate ``design`` once, unless every job of it is already in the store."""
+def prepare_design(design: DesignSpec, jobs: list[Job], location: str, force: bool) -> int | None:
+    """Generate ``design`` once, unless every job of it is already in the store; return its size
+    (``design_size``), or None when it was not generated."""
     from .cache import ensure_design
     from .study import job_key, reusable
 
     with _task():
         store = _store(location)
         if all(reusable(store.get(job_key(job).key), force) for job in jobs):
-            return
+            return None
         try:
-            ensure_design(design)
+            return design_size(ensure_design(design))
         except CipherbenchError:
-            pass  # each job records the failure in its own row, as the sequential path does
+            return None  # each job records the failure in its own row, as the sequential path does
+
+
+def design_size(folder: Path) -> int:
+    """The bytes of a generated design's Verilog: what its jobs' times grow with. A 16-round
+    pipeline is 20-30 MB against an iterative core's 0.4-1.2 MB, and in the NSA study their
+    jobs took about 10 to 20 times as long (BENCHMARKS.md)."""
+    return sum(path.stat().st_size for path in folder.glob("*.v"))
 
 
 def run_job(job: Job, location: str, force: bool) -> RunSummary:
@@ -293,9 +302,10 @@ def run_jobs(jobs: list[Job], runner: Runner, *, force: bool, summary: RunSummar
              bar: Any) -> None:
     """Run ``jobs`` on ``runner``, adding each finished job to ``summary`` and ``bar``.
 
-    Tasks are handed out one per free worker slot, the most expensive first (``job_cost``): the
-    designs' "prepare" tasks, then FPGA routes before syntheses before generic counts, so the
-    study does not end with one worker routing while the others sit idle.
+    Tasks are handed out one per free worker slot, the most expensive first: the designs'
+    "prepare" tasks, then the jobs by their flow's cost times their design's size (``job_cost``),
+    so the longest jobs start first and the study does not end with one worker running a
+    pipeline's job while the others sit idle.
 
     Ctrl-C cancels the jobs not started, stops the running ones and re-raises KeyboardInterrupt;
     every job that finished is already in the store.
@@ -322,9 +332,10 @@ def run_jobs(jobs: list[Job], runner: Runner, *, force: bool, summary: RunSummar
             for future in pool.wait_any(set(pending)):
                 kind, item = task = pending.pop(future)
                 if kind == "prepare":
-                    future.result()  # a crash (not a CipherbenchError) stops the study
+                    # A crash (not a CipherbenchError) stops the study.
+                    size = future.result() or 1
                     for job in by_design[item]:
-                        ready.push(job_cost(job), ("job", job))
+                        ready.push(job_cost(job) * size, ("job", job))
                 else:
                     _absorb(summary, future.result())
                     shared.finished(task)
@@ -336,12 +347,12 @@ def run_jobs(jobs: list[Job], runner: Runner, *, force: bool, summary: RunSummar
 
 
 # Above every job: a design's generation releases all its jobs, so it goes first.
-_PREPARE_COST = 1_000
+_PREPARE_COST = float("inf")
 
 
 def job_cost(job: Job) -> int:
-    """The job's flow's relative cost (``Flow.cost``); an unknown flow counts as the cheapest
-    (its job then fails with the flow's own error)."""
+    """The job's flow's relative cost per byte of design (``Flow.cost``); an unknown flow counts
+    as the cheapest (its job then fails with the flow's own error)."""
     from .flows import get_flow
 
     try:
@@ -394,16 +405,16 @@ class _TaskQueue:
     """Tasks by cost, the highest first; equal costs in the order they were pushed."""
 
     def __init__(self) -> None:
-        self._heap: list[tuple[int, int, tuple[str, Any]]] = []
+        self._heap: list[tuple[float, int, tuple[str, Any]]] = []
         self._count = 0
 
-    def push(self, cost: int, task: tuple[str, Any]) -> None:
+    def push(self, cost: float, task: tuple[str, Any]) -> None:
         heapq.heappush(self._heap, (-cost, self._count, task))
         self._count += 1
 
     def pop(self, avoid: Callable[[tuple[str, Any]], bool] | None = None) -> tuple[str, Any]:
         """The first task ``avoid`` does not hold back; if it holds back all, the first."""
-        held: list[tuple[int, int, tuple[str, Any]]] = []
+        held: list[tuple[float, int, tuple[str, Any]]] = []
         try:
             while self._heap:
                 entry = heapq.heappop(self._heap)

@@ -33,8 +33,9 @@ class FlowResult:
 @runtime_checkable
 class Flow(Protocol):
     name: str
-    # How long a job of this flow takes, relative to the others (1 the quickest): the executor
-    # starts the longest jobs first, so a short one, not an FPGA route, finishes a study.
+    # How long a job of this flow takes per byte of the design's Verilog, relative to the others
+    # (executor.job_cost): the executor starts the longest jobs first, so a short one, not a
+    # pipeline's FPGA route or transistor count, finishes a study.
     cost: int
 
     def target_id(self, settings: dict[str, Any]) -> str:

@@ -121,7 +121,7 @@ class Port:
 
 class FpgaFlow:
     name = "fpga"
-    cost = 3
+    cost = 4
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = _effective_settings(settings)

@@ -71,7 +71,7 @@ _RE_POINT = re.compile(r"\(\s*(\S+)\s+(\S+)(?:\s+\S+)?\s*\)")
 
 class LayoutFlow:
     name = "layout"
-    cost = 4
+    cost = 5
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = effective_settings(settings)
