@@ -97,10 +97,10 @@ def side_script(netlist: Path, top: str, cells: Path, sequential: list[str], aig
     ])
 
 
-def reference_aiger(reference: Path, top: str, cells: Path, sequential: list[str],
+def reference_aiger(reference: Path, top: str, cells: Path, sequential: list[str], log: Path,
                     timeout: float = PROOF_TIMEOUT_S) -> Path:
     """The reference's side of the proof, made once per reference and kept beside it (every goal
-    and speed grade of a design is proven against the same file)."""
+    and speed grade of a design is proven against the same file); ``log``: Yosys' log, when made."""
     script_digest = hashlib.sha256(
         side_script(reference, top, cells, sequential, Path("OUT"), tie_undefined=True).encode()
     ).hexdigest()[:16]
@@ -108,14 +108,12 @@ def reference_aiger(reference: Path, top: str, cells: Path, sequential: list[str
     if aiger.exists():
         return aiger
     private = aiger.with_name(f".{aiger.name}.{os.getpid()}.{threading.get_ident()}")
-    log = private.with_suffix(".log")
     try:
         run_yosys_script(side_script(reference, top, cells, sequential, private, tie_undefined=True),
                          log, timeout=timeout)
         os.replace(private, aiger)
     finally:
         private.unlink(missing_ok=True)
-        log.unlink(missing_ok=True)
     return aiger
 
 
@@ -132,21 +130,27 @@ def prove_equal(reference: Path, mapped: Path, top: str, cells: Path, sequential
     sequential cells corresponded by instance name (see the module docstring)."""
     log = work / "netlist_proof.log"
     started = time.monotonic()
-    gate = work / "netlist_proof_gate.aig"
+    gate, linked = work / "netlist_proof_gate.aig", work / "netlist_proof_reference.aig"
     try:
-        gold = reference_aiger(reference, top, cells, sequential, timeout)
+        gold = reference_aiger(reference, top, cells, sequential,
+                               work / "netlist_proof_reference.log", timeout)
         run_yosys_script(side_script(mapped, top, cells, sequential, gate, tie_undefined=False),
                          work / "netlist_proof_yosys.log", timeout=timeout)
+        # ABC's command line splits at spaces: both files by plain names in the work folder.
+        linked.unlink(missing_ok=True)
+        linked.symlink_to(gold.resolve())
         left = max(1.0, timeout - (time.monotonic() - started))
         # cec matches the two networks' inputs and outputs by name; -C bounds each SAT call,
         # -T the whole check (past either, "UNDECIDED").
-        text = run_tool([str(abc_path()), "-c", f"cec -T {int(left)} -C {CONFLICT_LIMIT} {gold} {gate}"],
-                        cwd=work, log_path=log, timeout_s=left + 30)
-    except (ToolFailed, ToolMissing) as exc:
+        command = f"cec -T {int(left)} -C {CONFLICT_LIMIT} {linked.name} {gate.name}"
+        text = run_tool([str(abc_path()), "-c", command], cwd=work, log_path=log,
+                        timeout_s=left + 30)
+    except (ToolFailed, ToolMissing, OSError) as exc:
         # Ports that do not match (a flip-flop one side lacks) or a timeout: undecided.
         return NetlistProof(None, time.monotonic() - started, f"no proof: {exc}", log)
     finally:
         gate.unlink(missing_ok=True)
+        linked.unlink(missing_ok=True)
     return _verdict(text, time.monotonic() - started, log)
 
 
