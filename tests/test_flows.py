@@ -625,6 +625,21 @@ def test_a_missing_flip_flop_leaves_it_undecided(asic_results: dict[tuple[str, s
     assert "different" in Path(proof.log).read_text()  # ABC names the inputs that do not match
 
 
+def test_an_undriven_net_leaves_it_undecided(asic_results: dict[tuple[str, str], FlowResult],
+                                             tmp_path: Path) -> None:
+    """A cell taken out leaves its output net undriven: that net becomes an input the reference
+    lacks, ABC refuses to match the two, and the study simulates the netlist instead."""
+    result = asic_results[("counter", "speed")]
+    text = Path(result.artifacts["mapped"]).read_text()
+    cell = re.search(r"(?ms)^\s*(" + "|".join(_MUTATIONS) + r") .*?\);\n", text)
+    assert cell, "no cell to take out"
+    undriven = tmp_path / "undriven.v"
+    undriven.write_text(text[:cell.start()] + text[cell.end():])
+    proof = _prove(result, undriven, tmp_path / "proof")
+    assert proof.equal is None, proof.reason
+    assert "different number of primary inputs" in Path(proof.log).read_text()
+
+
 def test_the_latch_netlist_is_proven_equal(designs: dict[str, Path], nangate: str,
                                            tmp_path: Path) -> None:
     """Latch pairs are cut like flip-flops: both latches of each pair by instance name."""

@@ -124,9 +124,9 @@ def prepare_design(design: DesignSpec, jobs: list[Job], location: str, force: bo
 
 
 def design_size(folder: Path) -> int:
-    """The bytes of a generated design's Verilog: what its jobs' times grow with. A 16-round
-    pipeline is 20-30 MB against an iterative core's 0.4-1.2 MB, and in the NSA study their
-    jobs took about 10 to 20 times as long (BENCHMARKS.md)."""
+    """The bytes of a generated design's Verilog: what its jobs' times grow with. The NSA
+    study's full pipelines are 6-30 MB against its iterative cores' 0.4-1.2 MB, and their ASIC
+    jobs took about 7 to 30 times as long (BENCHMARKS.md)."""
     return sum(path.stat().st_size for path in folder.glob("*.v"))
 
 
