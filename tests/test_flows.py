@@ -98,6 +98,24 @@ endmodule
 """
 
 
+# Three instances of one module between two registers: a bottom-up synthesis maps it once.
+REPEATED = """module xtime(input [7:0] a, output [7:0] y);
+  assign y = {a[6:0], 1'b0} ^ (a[7] ? 8'h1b : 8'h00);
+endmodule
+module rounds_top(input clk, input [7:0] d, output reg [7:0] q);
+  reg [7:0] d_q;
+  wire [7:0] s1, s2, s3;
+  xtime r1(.a(d_q), .y(s1));
+  xtime r2(.a(s1), .y(s2));
+  xtime r3(.a(s2), .y(s3));
+  always @(posedge clk) begin
+    d_q <= d;
+    q <= s3;
+  end
+endmodule
+"""
+
+
 def write_design(directory: Path, top: str, verilog: str, **manifest: object) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / f"{top}.v").write_text(verilog)
@@ -113,6 +131,7 @@ def designs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "sbox": write_design(root / "sbox", "sbox_reg", sbox_verilog()),
         "counter": write_design(root / "counter", "counter32", COUNTER),
         "blocks": write_design(root / "blocks", "blocks_top", BLOCKS),
+        "repeated": write_design(root / "repeated", "rounds_top", REPEATED),
     }
 
 
@@ -211,6 +230,34 @@ def test_generic_blocks(generic_results: dict[str, FlowResult]) -> None:
     assert blocks + m["transistors_top_glue"] == m["transistors_hier_total"]
     # The flat synthesis may share logic across blocks, never much more than the sum.
     assert 0.8 * m["transistors_hier_total"] <= m["transistors"] <= 1.05 * m["transistors_hier_total"]
+
+
+def test_generic_bottom_up(designs: dict[str, Path], generic_results: dict[str, FlowResult],
+                           tmp_path: Path) -> None:
+    """Each module mapped once and unflattened: the blocks add up to the total exactly (nothing
+    is optimized across them), and the figures stay near the flat synthesis's."""
+    result = run("generic", designs["blocks"], tmp_path / "blocks", {"hierarchy": "bottom-up"})
+    m, flat = result.measurements, generic_results["blocks"].measurements
+    assert result.target == "generic:bottom-up"
+    blocks = sum(m[f"transistors_{b}"] for b in ("interface", "datapath", "key_schedule", "controller"))
+    assert blocks + m["transistors_top_glue"] == m["transistors_hier_total"] == m["transistors"]
+    assert m["transistors_interface"] == 8 * 16
+    assert m["flipflops"] == flat["flipflops"] == 28
+    assert 0.8 * flat["transistors"] <= m["transistors"] <= 1.25 * flat["transistors"]
+    assert "generic_hier_yosys.log" not in {Path(p).name for p in result.artifacts.values()}
+    repeated = run("generic", designs["repeated"], tmp_path / "repeated", {"hierarchy": "bottom-up"})
+    log = Path(repeated.artifacts["yosys_log"]).read_text()
+    # Three ABC runs (synth's own, then each gate set), each mapping it once, not per instance.
+    assert log.count("Extracting gate netlist of module `\\xtime'") == 3
+    assert repeated.measurements["flipflops"] == 16
+    # Across instances: r2's y[4] = a[3] ^ a[7] takes r1's y[3] = a[2] ^ a[7] (a[7] is a plain
+    # bit at each step, y[2] and y[0] are wires), so two XORs deep.
+    assert repeated.measurements["logic_depth"] == 2
+
+
+def test_bad_hierarchy_is_rejected(designs: dict[str, Path], tmp_path: Path) -> None:
+    with pytest.raises(CipherbenchError, match="hierarchy='top-down' must be one of flat, bottom-up"):
+        run("generic", designs["counter"], tmp_path, {"hierarchy": "top-down"})
 
 
 # ---- Liberty -------------------------------------------------------------------------------
@@ -428,6 +475,50 @@ def test_asic_explicit_delay_target(designs: dict[str, Path], nangate: str, tmp_
     assert result.target == "asic:NangateOpenCellLibrary:d400ps"
     script = Path(result.artifacts["abc_script"]).read_text()
     assert "&nf -D 400" in script and "upsize -D 400" in script and "buffer -p" in script
+
+
+def test_asic_bottom_up(designs: dict[str, Path], nangate: str, tmp_path: Path) -> None:
+    """The repeated module is mapped once; the netlist is timed whole (the critical path runs
+    through all three instances) and proven equal to the unflattened design before ABC."""
+    settings = {"liberty": nangate, "goal": "speed", "hierarchy": "bottom-up", "power": False}
+    result = run("asic", designs["repeated"], tmp_path / "bu", settings)
+    flat = run("asic", designs["repeated"], tmp_path / "flat", {**settings, "hierarchy": "flat"})
+    assert result.target.endswith(":speed:bottom-up")
+    assert flat.target.endswith(":speed")
+    log = Path(result.artifacts["yosys_log"]).read_text()
+    assert log.count("Extracting gate netlist of module `\\xtime'") == 1
+    m = result.measurements
+    assert m["flipflops"] == 16
+    assert m["area_um2"] > 0 and m["critical_path_ns"] > 0
+    # Three xtime steps cannot be folded into one without crossing a module boundary, so the
+    # bottom-up path is no shorter than the flat one's.
+    assert m["critical_path_ns"] >= 0.95 * flat.measurements["critical_path_ns"]
+    assert result.artifacts["registers_mapped"] != flat.artifacts["registers_mapped"]
+    work = tmp_path / "proof"
+    work.mkdir()
+    artifacts = result.artifacts
+    proof = prove_equal(Path(artifacts["equivalence_reference"]),
+                        Path(artifacts["equivalence_netlist"]), "rounds_top",
+                        Path(artifacts["equivalence_cells"]),
+                        artifacts["equivalence_sequential"].split(), work)
+    assert proof.equal is True, (proof.reason, proof.log)
+    assert proof.reason == "ABC cec: Networks are equivalent (2 modules)"
+    # One wrong input pin inside the shared module, which every instance then uses, is found.
+    text = Path(artifacts["mapped"]).read_text()
+    inside = text.index("module xtime")
+    wrong = text[:inside] + text[inside:].replace(".B(a[2])", ".B(a[5])", 1)
+    assert wrong != text
+    (tmp_path / "wrong.v").write_text(wrong)
+    (tmp_path / "wrong_proof").mkdir()
+    proof = prove_equal(Path(artifacts["equivalence_reference"]), tmp_path / "wrong.v",
+                        "rounds_top", Path(artifacts["equivalence_cells"]),
+                        artifacts["equivalence_sequential"].split(), tmp_path / "wrong_proof")
+    assert proof.equal is False, (proof.reason, proof.log)
+    # Simulated with its modules; flattened for power, whose activity is read per net.
+    assert "module xtime" in Path(artifacts["sim_netlist"]).read_text()
+    powered = run("asic", designs["repeated"], tmp_path / "power", {**settings, "power": True})
+    for view in ("sim_netlist", "power_netlist"):
+        assert "xtime" not in Path(powered.artifacts[view]).read_text(), view
 
 
 def test_asic_bad_goal(designs: dict[str, Path], nangate: str, tmp_path: Path) -> None:
@@ -662,4 +753,17 @@ def test_the_latch_netlist_is_proven_equal(designs: dict[str, Path], nangate: st
 def test_the_verdict_is_read_from_abc(lines: list[str], equal: bool | None, tmp_path: Path) -> None:
     from cipherbench.verify.netlist_proof import _verdict
 
-    assert _verdict("\n".join(lines), 1.0, tmp_path / "log").equal is equal
+    assert _verdict("\n".join(lines), 1, 1.0, tmp_path / "log").equal is equal
+
+
+@pytest.mark.parametrize("lines, equal", [
+    (["Networks are equivalent.", "Networks are equivalent after structural hashing."], True),
+    (["Networks are equivalent."], None),  # a module without a verdict proves nothing
+    (["Networks are UNDECIDED.", "Networks are equivalent."], None),
+    (["Networks are equivalent.", "Networks are NOT EQUIVALENT."], False),
+])
+def test_every_module_needs_its_verdict(lines: list[str], equal: bool | None,
+                                        tmp_path: Path) -> None:
+    from cipherbench.verify.netlist_proof import _verdict
+
+    assert _verdict("\n".join(lines), 2, 1.0, tmp_path / "log").equal is equal

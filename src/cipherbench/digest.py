@@ -23,8 +23,8 @@ PACKAGE = PACKAGE_ROOT.name  # "cipherbench"
 _HASHED_SUFFIXES = (".py", ".cpp", ".txt")
 
 # Sources every design depends on (paths relative to the package; folders taken whole).
-COMMON_SOURCES = ("__init__.py", "interface.py", "rtl.py", "yosys_runner.py", "generate.py",
-                  "spec.py", "digest.py", "verify/sim.py", "verify/measure.py", "verify/tb",
+COMMON_SOURCES = ("__init__.py", "interface.py", "rtl.py", "rtl_modules.py", "yosys_runner.py",
+                  "generate.py", "spec.py", "digest.py", "verify/sim.py", "verify/measure.py", "verify/tb",
                   "arch/__init__.py", "arch/base.py", "arch/registry.py", "ciphers/__init__.py",
                   "ciphers/base.py", "ciphers/registry.py")
 

@@ -30,7 +30,8 @@ BLOCKS = ("datapath", "key_schedule", "controller")
 
 # The sources that decide a generated design and its measured cycle counts. A change to any of
 # them invalidates cached designs and results; a change elsewhere (reports, CLI) does not.
-GENERATOR_SOURCES = ("arch", "ciphers", "components", "interface.py", "rtl.py", "yosys_runner.py",
+GENERATOR_SOURCES = ("arch", "ciphers", "components", "interface.py", "rtl.py", "rtl_modules.py",
+                     "yosys_runner.py",
                      "generate.py", "spec.py", "verify/sim.py", "verify/measure.py", "verify/tb")
 # The sources that turn a design into figures (flows, metrics): part of every result's key.
 MEASUREMENT_SOURCES = ("flows", "metrics.py", "tools.py", "power.py", "verify/record.py",

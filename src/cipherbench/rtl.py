@@ -16,6 +16,7 @@ from amaranth.back import rtlil
 from amaranth.hdl import Elaboratable, Signal
 
 from .errors import ToolFailed, ToolMissing
+from .rtl_modules import share_identical_modules
 
 _YOSYS_TIMEOUT_S = 600
 
@@ -58,13 +59,15 @@ def to_rtlil(top: Elaboratable, ports: Sequence[Signal], name: str) -> str:
 
 def to_verilog(top: Elaboratable, ports: Sequence[Signal], name: str, out_dir: Path,
                instantiated: Sequence[Path] = ()) -> Path:
-    """Write ``out_dir/<name>.v`` (plain Verilog-2005, no attributes) and return its path.
+    """Write ``out_dir/<name>.v`` (plain Verilog-2005, no attributes, identical submodules
+    written once) and return its path.
     ``instantiated``: Verilog files of modules ``top`` instantiates by name, read as black boxes
     (their ports only) and not copied into the output."""
     out_dir.mkdir(parents=True, exist_ok=True)
     il_path = out_dir / f"{name}.il"
     v_path = out_dir / f"{name}.v"
-    il_path.write_text(to_rtlil(top, ports, name))
+    # One module per distinct component (rtl_modules.py), not one per instance.
+    il_path.write_text(share_identical_modules(to_rtlil(top, ports, name)).rtlil)
     script = "\n".join([
         *(f"read_verilog -lib {path}" for path in instantiated),
         f"read_rtlil {il_path}",

@@ -53,7 +53,8 @@ if TYPE_CHECKING:
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
 _KNOWN_KEYS = {"name", "designs", "targets", "asic_goals", "liberty", "skip_unavailable",
                "asic_speed_grades", "fpga_fmax_search", "fpga_seeds", "asic_sequential",
-               "layout_tech", "layout_density", "layout_synthesis", "asic_power"}
+               "layout_tech", "layout_density", "layout_synthesis", "asic_power",
+               "synthesis_hierarchy"}
 # Delay targets of a speed-grade sweep are rounded to this, so that figures that differ in the
 # last digit between tool versions still plan the same jobs.
 _GRADE_STEP_PS = 10
@@ -75,6 +76,9 @@ class Study:
     asic_sequential: tuple[str, ...] = ("flipflop",)
     # False: the ASIC jobs verify their netlists but measure no power (flows/asic.py "power").
     asic_power: bool = True
+    # "bottom-up": the generic and asic targets map each distinct module once, unflattened
+    # (flows/asic.py "hierarchy"); "flat" (their default) flattens the design first.
+    synthesis_hierarchy: str = "flat"
     fpga_settings: tuple[tuple[str, Any], ...] = ()  # added to every fpga target's settings
     layout_settings: tuple[tuple[str, Any], ...] = ()  # added to the asic-layout target's
 
@@ -121,7 +125,8 @@ def load_study(path: Path) -> Study:
     liberty = data.get("liberty")
     for key, kind, what in (("name", str, "a string"), ("liberty", str, "a path string"),
                             ("skip_unavailable", bool, "true or false"),
-                            ("asic_power", bool, "true or false")):
+                            ("asic_power", bool, "true or false"),
+                            ("synthesis_hierarchy", str, '"flat" or "bottom-up"')):
         if key in data and not isinstance(data[key], kind):
             raise CipherbenchError(f"{path}: '{key}' must be {what}")
     grades = data.get("asic_speed_grades", 0)
@@ -174,9 +179,19 @@ def load_study(path: Path) -> Study:
         asic_speed_grades=grades,
         asic_sequential=tuple(dict.fromkeys(sequential)),
         asic_power=bool(data.get("asic_power", True)),
+        synthesis_hierarchy=_hierarchy(data, path),
         fpga_settings=tuple(fpga),
         layout_settings=tuple(layout),
     )
+
+
+def _hierarchy(data: dict[str, Any], path: Path) -> str:
+    from .flows.asic import HIERARCHIES
+    value = data.get("synthesis_hierarchy", "flat")
+    if value not in HIERARCHIES:
+        raise CipherbenchError(f"{path}: 'synthesis_hierarchy' must be one of "
+                               f"{', '.join(HIERARCHIES)}, not {value!r}")
+    return str(value)
 
 
 def _check_targets(targets: tuple[str, ...], where: str) -> tuple[str, ...]:
@@ -231,6 +246,9 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
             if target.flow == "asic" and not study.asic_power:
                 # Only the non-default choice is written, so power-measuring jobs keep their keys.
                 target = replace(target, settings={**target.settings, "power": False})
+            if target.flow in ("asic", "generic") and study.synthesis_hierarchy != "flat":
+                target = replace(target, settings={**target.settings,
+                                                   "hierarchy": study.synthesis_hierarchy})
             for variant in _sequential_variants(target, study.asic_sequential):
                 jobs.extend(Job(design, variant) for design in study.designs)
     return jobs

@@ -57,9 +57,17 @@ DEFAULTS: dict[str, Any] = {
     # workload simulations, the larger part of a big core's job. False keeps the netlist's
     # verification on the RTL's vectors but measures no power (the NSA's tables have none).
     "power": True,
+    # "flat": the design flattened, then synthesized and mapped as one netlist. "bottom-up": each
+    # distinct module synthesized and mapped once, by itself, and instantiated wherever it is
+    # used (the NSA study's method, seed 000 section 3.1: "synthesis proceeded from the bottom of
+    # the design up through the hierarchy"). No optimization crosses a module boundary, and ABC
+    # sees each module's ports as driven and loaded as the design's own; a pipeline of ten
+    # identical rounds is mapped once instead of ten times (BENCHMARKS.md).
+    "hierarchy": "flat",
 }
 STRUCTURES = ("restructure", "keep")
 SEQUENTIAL = ("flipflop", "latch")
+HIERARCHIES = ("flat", "bottom-up")
 # Every flip-flop (enables and synchronous resets already turned into logic in front of it by
 # dfflegalize) as a master latch open while C is low and a slave open while C is high: the
 # master holds from the rising edge, when the slave opens, so each pair acts on the rising edge.
@@ -122,7 +130,8 @@ class AsicFlow:
         design: the goal and delay target do not."""
         effective = {**DEFAULTS, **settings}
         return "|".join([str(effective["liberty"]), str(effective["structure"]),
-                         str(effective["sequential"]), ",".join(effective["dont_use"] or [])])
+                         str(effective["sequential"]), ",".join(effective["dont_use"] or []),
+                         str(effective["hierarchy"])])
 
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))
@@ -172,6 +181,9 @@ def effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
         raise CipherbenchError("asic setting clock_period_ns must be positive")
     if not isinstance(effective["power"], bool):
         raise CipherbenchError(f"asic setting power={effective['power']!r} must be true or false")
+    if effective["hierarchy"] not in HIERARCHIES:
+        raise CipherbenchError(f"asic setting hierarchy={effective['hierarchy']!r} must be one "
+                               f"of {', '.join(HIERARCHIES)}")
     if effective["sequential"] not in SEQUENTIAL:
         raise CipherbenchError(f"asic setting sequential={effective['sequential']!r} must be one "
                                f"of {', '.join(SEQUENTIAL)}")
@@ -185,7 +197,8 @@ def _goal_label(settings: dict[str, Any]) -> str:
         label = str(settings.get("goal", DEFAULTS["goal"]))
     # Only non-default choices show, so existing target ids stay as they were.
     return (label + (":keep" if settings.get("structure") == "keep" else "")
-            + (":latch" if settings.get("sequential") == "latch" else ""))
+            + (":latch" if settings.get("sequential") == "latch" else "")
+            + (":bottom-up" if settings.get("hierarchy") == "bottom-up" else ""))
 
 
 # ---- synthesis ------------------------------------------------------------------------------
@@ -231,6 +244,9 @@ def synthesize(
         f"write_verilog -noattr {mapped}",
         # The same as RTLIL, which the netlist proof reads (verify/netlist_proof.py).
         f"write_rtlil {mapped_rtlil}",
+        # A bottom-up netlist is timed and counted whole, as OpenSTA links it anyway; flattened
+        # after mapping, nothing is optimized across modules.
+        *(["flatten -noscopeinfo"] if settings["hierarchy"] == "bottom-up" else []),
         # One port per bit and simple assignments: the netlist form OpenSTA reads reliably.
         "splitnets -ports",
         "opt_clean -purge",
@@ -304,8 +320,8 @@ def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any]
         latches = ["dfflegalize -cell $_DFF_P_ 01", f"techmap -map {latch_map}"]
     script = [
         *yosys_read_script(design),
-        f"synth -flatten{' -noabc' if settings['structure'] == 'keep' else ''} "
-        f"-top {yosys_id(design.top)}",
+        f"synth{' -flatten' if settings['hierarchy'] == 'flat' else ''}"
+        f"{' -noabc' if settings['structure'] == 'keep' else ''} -top {yosys_id(design.top)}",
         YOSYS_DROP_MARKERS,
         # Name each register after the signal it holds, so timing reports say which
         # registers a critical path joins instead of "_1234_".
@@ -353,6 +369,9 @@ def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
         f"read_liberty -lib {library.path}",
         f"read_verilog {mapped}",
         f"hierarchy -check -top {top}",
+        # A bottom-up netlist keeps its modules for simulation (Verilator compiles a shared
+        # module once) and is flattened for power, whose activity is read per net of one module.
+        *(["flatten -noscopeinfo"] if power else []),
         "rename -hide w:* c:*",
         "rename -enumerate -pattern n% w:*",
         "rename -enumerate -pattern u% c:*",

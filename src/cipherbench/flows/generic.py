@@ -7,6 +7,10 @@ Two mappings of the same flattened netlist (DESIGN.md section 4, NSA-style figur
   `stat -tech cmos`. ABC maps it with CMOS transistor costs; counting transistors on the
   "simple" mapping would charge 6 transistors for every AND that static CMOS builds inverted.
 A second, unflattened synthesis attributes transistors to each submodule instance of the top.
+
+``hierarchy = "bottom-up"`` (the NSA's method, as in flows/asic.py): one synthesis that maps
+each distinct module once, unflattened; its statistics give both the total and each block's
+share, and the netlist is flattened only after mapping, for the logic depth and the simulation.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ from .base import (
     yosys_read_script,
 )
 
-DEFAULTS: dict[str, Any] = {"gates": "simple", "transistor_gates": "cmos", "blocks": True}
+DEFAULTS: dict[str, Any] = {"gates": "simple", "transistor_gates": "cmos", "blocks": True,
+                            "hierarchy": "flat"}
+HIERARCHIES = ("flat", "bottom-up")
 YOSYS_TIMEOUT_S = 3600
 
 # Plain flip-flops and latches survive; enables and synchronous resets become gates (they are
@@ -64,7 +70,8 @@ class GenericFlow:
 
     def target_id(self, settings: dict[str, Any]) -> str:
         gates = settings.get("gates", DEFAULTS["gates"])
-        return "generic" if gates == DEFAULTS["gates"] else f"generic:{gates}"
+        label = "generic" if gates == DEFAULTS["gates"] else f"generic:{gates}"
+        return label + (":bottom-up" if settings.get("hierarchy") == "bottom-up" else "")
 
     def available(self) -> str | None:
         return missing_tool(yosys_version)
@@ -75,10 +82,16 @@ class GenericFlow:
         for key in ("gates", "transistor_gates"):
             if not _RE_GATE_SET.match(str(effective[key])):
                 raise CipherbenchError(f"generic setting {key}={effective[key]!r} is not an ABC gate list")
+        if effective["hierarchy"] not in HIERARCHIES:
+            raise CipherbenchError(f"generic setting hierarchy={effective['hierarchy']!r} must be "
+                                   f"one of {', '.join(HIERARCHIES)}")
         design = load_design(design_dir)
         work_dir.mkdir(parents=True, exist_ok=True)
-        measurements, artifacts = _flat(design, work_dir, effective)
-        if effective["blocks"]:
+        if effective["hierarchy"] == "bottom-up":
+            measurements, artifacts = _bottom_up(design, work_dir, effective)
+        else:
+            measurements, artifacts = _flat(design, work_dir, effective)
+        if effective["blocks"] and effective["hierarchy"] == "flat":
             blocks, hier_artifacts = _per_block(design, work_dir, effective)
             measurements.update(blocks)
             artifacts.update(hier_artifacts)
@@ -89,32 +102,87 @@ class GenericFlow:
 
 
 def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    gate_stat, cmos_stat = work / "generic_gates.json", work / "generic_cmos.json"
-    ltp, netlist = work / "generic_ltp.txt", work / "generic_netlist.v"
+    paths = _paths(work)
     script = [
         *yosys_read_script(design),
         f"synth -flatten -top {yosys_id(design.top)}",
         YOSYS_DROP_MARKERS,
         DFFLEGALIZE,
         "design -save legal",
-        f"abc -g {settings['gates']}",
-        "opt_clean",
-        f"tee -q -o {gate_stat} stat -json",
-        # -noff: paths end at flip-flops, so this is the deepest register-to-register cone.
-        f"tee -q -o {ltp} ltp -noff",
-        # The mapped gates as Verilog, for gate-level simulation against the RTL's vectors.
-        f"write_verilog -noattr {netlist}",
+        *_gate_views(settings, paths),
         "design -load legal",
         f"abc -g {settings['transistor_gates']}",
         "opt_clean",
-        f"tee -q -o {cmos_stat} stat -json -tech cmos",
+        f"tee -q -o {paths['cmos_stat']} stat -json -tech cmos",
     ]
-    log = work / "generic_yosys.log"
-    run_yosys_script("\n".join(script), log, timeout=YOSYS_TIMEOUT_S)
-    gates = cells_by_type(_top_stats(read_stat_json(gate_stat), design.top))
-    cmos_top = _top_stats(read_stat_json(cmos_stat), design.top)
+    run_yosys_script("\n".join(script), paths["yosys_log"], timeout=YOSYS_TIMEOUT_S)
+    return _measure(design, paths)
+
+
+def _bottom_up(design: Design, work: Path,
+               settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every distinct module synthesized and mapped once; figures of the flattened result.
+    The unflattened CMOS statistics give each block's transistors (Yosys' estimate of a module
+    includes its submodule instances), so no second synthesis is needed."""
+    paths = _paths(work)
+    hier_stat = work / "generic_hier_cmos.json"
+    script = [
+        *yosys_read_script(design),
+        f"synth -top {yosys_id(design.top)}",
+        YOSYS_DROP_MARKERS,
+        DFFLEGALIZE,
+        "design -save legal",
+        f"abc -g {settings['gates']}",
+        "opt_clean",
+        # The netlist simulated keeps its modules: Verilator then compiles one round, not ten.
+        f"write_verilog -noattr {paths['sim_netlist']}",
+        # Flattening joins each instance's port wires to its parent's by connections, which
+        # `ltp` does not follow; opt_clean merges them.
+        "flatten -noscopeinfo",
+        "opt_clean",
+        *_gate_views(settings, paths, mapped=True),
+        "design -load legal",
+        f"abc -g {settings['transistor_gates']}",
+        "opt_clean",
+        f"tee -q -o {hier_stat} stat -json -tech cmos",
+        "flatten -noscopeinfo",
+        f"tee -q -o {paths['cmos_stat']} stat -json -tech cmos",
+    ]
+    run_yosys_script("\n".join(script), paths["yosys_log"], timeout=YOSYS_TIMEOUT_S)
+    measurements, artifacts = _measure(design, paths)
+    if settings["blocks"]:
+        instances = _submodule_instances(design, work)
+        if instances:
+            modules = read_stat_json(hier_stat)
+            measurements.update(_blocks(modules, design.top, instances, paths["yosys_log"]))
+            artifacts["hier_cmos_stat"] = str(hier_stat)
+    return measurements, artifacts
+
+
+def _paths(work: Path) -> dict[str, Path]:
+    return {"gate_stat": work / "generic_gates.json", "cmos_stat": work / "generic_cmos.json",
+            "ltp": work / "generic_ltp.txt", "sim_netlist": work / "generic_netlist.v",
+            "yosys_log": work / "generic_yosys.log"}
+
+
+def _gate_views(settings: dict[str, Any], paths: dict[str, Path], mapped: bool = False) -> list[str]:
+    """Yosys commands that map to the gate set and write its figures and netlist; ``mapped``:
+    the design is mapped and its netlist written already."""
+    return [
+        *([] if mapped else [f"abc -g {settings['gates']}", "opt_clean"]),
+        f"tee -q -o {paths['gate_stat']} stat -json",
+        # -noff: paths end at flip-flops, so this is the deepest register-to-register cone.
+        f"tee -q -o {paths['ltp']} ltp -noff",
+        # The mapped gates as Verilog, for gate-level simulation against the RTL's vectors.
+        *([] if mapped else [f"write_verilog -noattr {paths['sim_netlist']}"]),
+    ]
+
+
+def _measure(design: Design, paths: dict[str, Path]) -> tuple[dict[str, Any], dict[str, str]]:
+    gates = cells_by_type(_top_stats(read_stat_json(paths["gate_stat"]), design.top))
+    cmos_top = _top_stats(read_stat_json(paths["cmos_stat"]), design.top)
     cmos = cells_by_type(cmos_top)
-    depth = _RE_LTP.search(ltp.read_text())
+    depth = _RE_LTP.search(paths["ltp"].read_text())
     measurements: dict[str, Any] = {
         "transistors": _transistors(cmos_top),
         "cells": sum(gates.values()),
@@ -124,8 +192,8 @@ def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[st
     uncounted = sum(n for kind, n in cmos.items() if kind not in CMOS_COSTED)
     if uncounted:
         measurements["transistors_uncounted_cells"] = uncounted
-    return measurements, {"yosys_log": str(log), "gate_stat": str(gate_stat),
-                          "cmos_stat": str(cmos_stat), "sim_netlist": str(netlist)}
+    return measurements, {name: str(paths[name]) for name in
+                          ("yosys_log", "gate_stat", "cmos_stat", "sim_netlist")}
 
 
 def _top_stats(modules: dict[str, dict[str, Any]], top: str) -> dict[str, Any]:
@@ -183,8 +251,15 @@ def _per_block(design: Design, work: Path, settings: dict[str, Any]) -> tuple[di
     ]
     log = work / "generic_hier_yosys.log"
     run_yosys_script("\n".join(script), log, timeout=YOSYS_TIMEOUT_S)
-    modules = read_stat_json(stat)
-    total = _transistors(_top_stats(modules, design.top))
+    blocks = _blocks(read_stat_json(stat), design.top, instances, log)
+    return blocks, {"hier_yosys_log": str(log), "hier_cmos_stat": str(stat)}
+
+
+def _blocks(modules: dict[str, dict[str, Any]], top: str, instances: dict[str, str],
+            log: Path) -> dict[str, Any]:
+    """transistors_<instance> for each submodule instance of the top in unflattened CMOS
+    statistics, the top's own gates (``transistors_top_glue``) and their total."""
+    total = _transistors(_top_stats(modules, top))
     blocks = {
         f"transistors_{safe_key(inst)}": _transistors(modules[module])
         for inst, module in sorted(instances.items())
@@ -194,4 +269,4 @@ def _per_block(design: Design, work: Path, settings: dict[str, Any]) -> tuple[di
         raise ToolFailed(f"Yosys transistor estimates are not hierarchical as expected (log: {log})")
     blocks["transistors_top_glue"] = glue
     blocks["transistors_hier_total"] = total
-    return blocks, {"hier_yosys_log": str(log), "hier_cmos_stat": str(stat)}
+    return blocks

@@ -160,7 +160,8 @@ def _critical_path(result: Result) -> float | None:
 def _sweep_point(result: Result) -> tuple[str, str] | None:
     """(library, variant) of an ok ASIC result at the area end, speed end or a delay target."""
     parts = result.target.split(":")
-    if not result.ok or len(parts) != 3 or parts[0] != "asic" or not _GOAL.match(parts[2]):
+    # Suffixes after the goal (":bottom-up", ":latch", ...) stay in the variant, from the settings.
+    if not result.ok or len(parts) < 3 or parts[0] != "asic" or not _GOAL.match(parts[2]):
         return None
     rest = {k: v for k, v in result.settings.items() if k not in _POINT_SETTINGS}
     return parts[1], settings_text(rest)

@@ -29,9 +29,11 @@ netlist is then simulated as before.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
+import shutil
 import threading
 import time
 from dataclasses import dataclass
@@ -62,59 +64,87 @@ class NetlistProof:
         return {"equal": self.equal, "seconds": round(self.seconds, 1), "reason": self.reason}
 
 
-def side_script(netlist: Path, top: str, cells: Path, sequential: list[str], aiger: Path,
-                *, tie_undefined: bool) -> str:
-    """The Yosys script that writes one side of the proof as an AIGER file with its port names:
-    ``netlist`` (RTLIL or Verilog) flattened into gates, cut at the library's sequential cells.
+def design_modules(rtlil: Path) -> list[str]:
+    """The modules an RTLIL file (plain or gzipped) defines, as RTLIL names, in file order."""
+    opener = gzip.open if rtlil.name.endswith(".gz") else open
+    with opener(rtlil, "rt") as fh:  # type: ignore[operator]
+        return [line.split()[1] for line in fh if line.startswith("module ")]
+
+
+def side_script(netlist: Path, modules: list[str], cells: Path, sequential: list[str],
+                folder: Path, *, tie_undefined: bool) -> str:
+    """The Yosys script that writes one side of the proof, one AIGER file with port names per
+    module of ``modules`` (``folder/<i>.aig`` for the i-th): the module's logic as gates, its
+    library cells flattened, cut at the library's sequential cells and at its instances of the
+    other modules (whose pins become its ports, named ``<instance>.<pin>``). A flat netlist is
+    one module; a bottom-up one (flows/asic.py) is proven module by module, each distinct module
+    once: equal modules with equal instances make equal designs.
 
     ``tie_undefined`` ties the reference's ``x`` constants to 0, as the flow ties the mapped
     netlist's after ABC; the mapped side is taken as it is."""
     kinds = " ".join(sequential)
-    instances = " ".join(f"t:{kind}" for kind in sequential)
-    return "\n".join([
+    script = [
         # The cells' functions, with the sequential cells kept as instances to cut at.
         f"read_liberty -ignore_miss_func {cells}",
         f"setattr -mod -set keep_hierarchy 1 {kinds}",
         # RTLIL reads several times faster than the same netlist as Verilog.
         f"read_rtlil {netlist}" if netlist.name.endswith((".il", ".il.gz")) else f"read_verilog {netlist}",
-        f"hierarchy -top {top}",
-        "flatten -noscopeinfo",
-        *(["setundef -zero"] if tie_undefined else []),
-        # Drop the internal names (ports and cell names stay): the flattened cells' pin wires
-        # are most of the design.
-        "rename -hide w:*",
-        "opt_clean -purge",
-        f"expose -evert {instances}",
-        f"hierarchy -top {top}",
-        "techmap",
-        # An undriven net of the netlist becomes an input of its own name, which the other side
-        # lacks: ABC then refuses to match the two, and the proof stays undecided.
-        "setundef -undriven -expose",
-        # No optimization here: ABC hashes the gates itself (an `opt -fast` cost a third of this
-        # script on a pipeline's netlist and left ABC's check no faster).
-        "aigmap",
-        f"write_aiger -symbols {aiger}",
-    ])
+        "design -save whole",
+    ]
+    for index, module in enumerate(modules):
+        others = [m for m in modules if m != module]
+        cuts = " ".join([*(f"t:{kind}" for kind in sequential), *(f"t:{m}" for m in others)])
+        script += [
+            "design -load whole",
+            # The other modules as black boxes (their ports only), so that flatten leaves their
+            # instances to be cut. (Yosys 0.70's flatten inlined a keep_hierarchy module into
+            # the top when its own submodules had the attribute too.)
+            *([f"blackbox {' '.join(others)}"] if others else []),
+            f"hierarchy -top {module}",
+            "flatten -noscopeinfo",
+            *(["setundef -zero"] if tie_undefined else []),
+            # Drop the internal names (ports and cell names stay): the flattened cells' pin
+            # wires are most of the design.
+            "rename -hide w:*",
+            "opt_clean -purge",
+            f"expose -evert {cuts}",
+            f"hierarchy -top {module}",
+            "techmap",
+            # An undriven net of the netlist becomes an input of its own name, which the other
+            # side lacks: ABC then refuses to match the two, and the proof stays undecided.
+            "setundef -undriven -expose",
+            # No optimization here: ABC hashes the gates itself (an `opt -fast` cost a third of
+            # this script on a pipeline's netlist and left ABC's check no faster).
+            "aigmap",
+            f"write_aiger -symbols {folder / f'{index}.aig'}",
+        ]
+    return "\n".join(script)
 
 
-def reference_aiger(reference: Path, top: str, cells: Path, sequential: list[str], log: Path,
-                    timeout: float = PROOF_TIMEOUT_S) -> Path:
+def reference_aigers(reference: Path, modules: list[str], cells: Path, sequential: list[str],
+                     log: Path, timeout: float = PROOF_TIMEOUT_S) -> Path:
     """The reference's side of the proof, made once per reference and kept beside it (every goal
-    and speed grade of a design is proven against the same file); ``log``: Yosys' log, when made."""
+    and speed grade of a design is proven against the same files): a folder of one AIGER file
+    per module; ``log``: Yosys' log, when made."""
     script_digest = hashlib.sha256(
-        side_script(reference, top, cells, sequential, Path("OUT"), tie_undefined=True).encode()
+        side_script(reference, modules, cells, sequential, Path("OUT"), tie_undefined=True).encode()
     ).hexdigest()[:16]
-    aiger = reference.with_name(f"{reference.name}.{script_digest}.aig")
-    if aiger.exists():
-        return aiger
-    private = aiger.with_name(f".{aiger.name}.{os.getpid()}.{threading.get_ident()}")
+    folder = reference.with_name(f"{reference.name}.{script_digest}.aigs")
+    if folder.is_dir():
+        return folder
+    private = folder.with_name(f".{folder.name}.{os.getpid()}.{threading.get_ident()}")
+    private.mkdir()
     try:
-        run_yosys_script(side_script(reference, top, cells, sequential, private, tie_undefined=True),
-                         log, timeout=timeout)
-        os.replace(private, aiger)
+        run_yosys_script(side_script(reference, modules, cells, sequential, private,
+                                     tie_undefined=True), log, timeout=timeout)
+        try:
+            os.replace(private, folder)
+        except OSError:
+            if not folder.is_dir():  # else another job published the same files first
+                raise
     finally:
-        private.unlink(missing_ok=True)
-    return aiger
+        shutil.rmtree(private, ignore_errors=True)
+    return folder
 
 
 def abc_path() -> Path:
@@ -126,48 +156,65 @@ def abc_path() -> Path:
 
 def prove_equal(reference: Path, mapped: Path, top: str, cells: Path, sequential: list[str],
                 work: Path, timeout: float = PROOF_TIMEOUT_S) -> NetlistProof:
-    """Prove ``mapped`` (library cells, as RTLIL or Verilog) equal to ``reference`` (RTLIL) with their
-    sequential cells corresponded by instance name (see the module docstring)."""
+    """Prove ``mapped`` (library cells, as RTLIL or Verilog) equal to ``reference`` (RTLIL) with
+    their sequential cells and module instances corresponded by name (see the module docstring
+    and ``side_script``). ``top``: the design's top module, which must be among the reference's."""
     log = work / "netlist_proof.log"
     started = time.monotonic()
-    gate, linked = work / "netlist_proof_gate.aig", work / "netlist_proof_reference.aig"
+    gates = work / "netlist_proof_gate"
+    linked: list[Path] = []
     try:
-        gold = reference_aiger(reference, top, cells, sequential,
-                               work / "netlist_proof_reference.log", timeout)
-        run_yosys_script(side_script(mapped, top, cells, sequential, gate, tie_undefined=False),
+        modules = design_modules(reference)
+        if top not in {m.lstrip("\\") for m in modules}:
+            raise ToolFailed(f"the reference {reference} has no module {top}")
+        gold = reference_aigers(reference, modules, cells, sequential,
+                                work / "netlist_proof_reference.log", timeout)
+        shutil.rmtree(gates, ignore_errors=True)
+        gates.mkdir(parents=True)
+        run_yosys_script(side_script(mapped, modules, cells, sequential, gates,
+                                     tie_undefined=False),
                          work / "netlist_proof_yosys.log", timeout=timeout)
-        # ABC's command line splits at spaces: both files by plain names in the work folder.
-        linked.unlink(missing_ok=True)
-        linked.symlink_to(gold.resolve())
+        # ABC's command line splits at spaces: every file by a plain name in the work folder.
+        commands = []
         left = max(1.0, timeout - (time.monotonic() - started))
-        # cec matches the two networks' inputs and outputs by name; -C bounds each SAT call,
-        # -T the whole check (past either, "UNDECIDED").
-        command = f"cec -T {int(left)} -C {CONFLICT_LIMIT} {linked.name} {gate.name}"
-        text = run_tool([str(abc_path()), "-c", command], cwd=work, log_path=log,
+        for index in range(len(modules)):
+            ref, gate = work / f"netlist_proof_reference_{index}.aig", work / f"netlist_proof_gate_{index}.aig"
+            for link, target in ((ref, gold / f"{index}.aig"), (gate, gates / f"{index}.aig")):
+                link.unlink(missing_ok=True)
+                link.symlink_to(target.resolve())
+                linked.append(link)
+            # cec matches the two networks' inputs and outputs by name; -C bounds each SAT
+            # call, -T the check (past either, "UNDECIDED").
+            commands.append(f"cec -T {int(left)} -C {CONFLICT_LIMIT} {ref.name} {gate.name}")
+        text = run_tool([str(abc_path()), "-c", "; ".join(commands)], cwd=work, log_path=log,
                         timeout_s=left + 30)
     except (ToolFailed, ToolMissing, OSError) as exc:
         # Ports that do not match (a flip-flop one side lacks) or a timeout: undecided.
         return NetlistProof(None, time.monotonic() - started, f"no proof: {exc}", log)
     finally:
-        gate.unlink(missing_ok=True)
-        linked.unlink(missing_ok=True)
-    return _verdict(text, time.monotonic() - started, log)
+        for link in linked:
+            link.unlink(missing_ok=True)
+        shutil.rmtree(gates, ignore_errors=True)
+    return _verdict(text, len(modules), time.monotonic() - started, log)
 
 
-def _verdict(text: str, seconds: float, log: Path) -> NetlistProof:
-    """ABC's ``cec`` verdict: "Networks are equivalent" (possibly "after structural hashing"),
-    "NOT EQUIVALENT" or "UNDECIDED"; anything else (names that do not match) decides nothing."""
+def _verdict(text: str, modules: int, seconds: float, log: Path) -> NetlistProof:
+    """ABC's ``cec`` verdicts, one per module: "Networks are equivalent" (possibly "after
+    structural hashing"), "NOT EQUIVALENT" or "UNDECIDED". Equal only if every module is; a
+    verdict missing (names that do not match) decides nothing."""
     verdicts = [line.strip() for line in text.splitlines() if line.startswith("Networks are ")]
-    if not verdicts:
+    if any(v.startswith("Networks are NOT EQUIVALENT") for v in verdicts):
+        failed = next(v for v in verdicts if v.startswith("Networks are NOT EQUIVALENT"))
+        return NetlistProof(False, seconds, f"ABC cec: {failed}", log)
+    if len(verdicts) < modules:
         said = [line.strip() for line in text.splitlines() if line.strip()]
-        return NetlistProof(None, seconds, "ABC cec gave no verdict"
-                            + (f": {said[-1]}" if len(said) > 1 else ""), log)
-    verdict = verdicts[-1]
-    if verdict.startswith("Networks are equivalent"):
-        return NetlistProof(True, seconds, f"ABC cec: {verdict}", log)
-    if verdict.startswith("Networks are NOT EQUIVALENT"):
-        return NetlistProof(False, seconds, f"ABC cec: {verdict}", log)
-    return NetlistProof(None, seconds, f"ABC cec: {verdict}", log)
+        return NetlistProof(None, seconds, f"ABC cec gave {len(verdicts)} verdicts for {modules} "
+                            "modules" + (f": {said[-1]}" if len(said) > 1 else ""), log)
+    undecided = [v for v in verdicts if not v.startswith("Networks are equivalent")]
+    if undecided:
+        return NetlistProof(None, seconds, f"ABC cec: {undecided[0]}", log)
+    what = verdicts[0] if modules == 1 else f"Networks are equivalent ({modules} modules)"
+    return NetlistProof(True, seconds, f"ABC cec: {what}", log)
 
 
 # ---------------------------------------------------------------- the simulated netlist's record
