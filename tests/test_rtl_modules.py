@@ -139,3 +139,40 @@ def test_the_written_design_is_the_same_circuit(tmp_path: Path) -> None:
     ])
     log = run_yosys_script(script, tmp_path / "equiv.log")
     assert "SAT proof finished - no model found: SUCCESS!" in log
+
+
+NUMBERED_CHILD = """module \\top.{name}
+  wire width 8 input 0  \\port${net}$0
+  wire width 8 output 1  \\y
+  connect \\y \\port${net}$0
+end
+"""
+NUMBERED_TOP = """attribute \\top 1
+module \\top
+  wire width 8 input 0 \\a
+  wire width 8 output 1 \\y
+  wire width 8 \\m
+  cell \\top.u1 \\u1
+    connect \\port$315437$0 \\a
+    connect \\y \\m
+  end
+  cell \\top.u2 \\u2
+    connect \\port$384269$0 \\m
+    connect \\y \\y
+  end
+end
+"""
+
+
+def test_ports_named_after_global_nets_are_renamed() -> None:
+    """Amaranth names a port after its net's number in the whole design, so two identical rounds
+    differ in their port names: they are renamed in order, and the parent's connections with
+    them, so the rounds are shared."""
+    text = (NUMBERED_CHILD.format(name="u1", net=315437) + NUMBERED_CHILD.format(name="u2", net=384269)
+            + NUMBERED_TOP)
+    shared = share_identical_modules(text)
+    assert shared.distinct == 2 and shared.kinds["\\top.u2"] == "\\top.u1"
+    assert "\\port$p0" in shared.rtlil and "315437" not in shared.rtlil and "384269" not in shared.rtlil
+    assert shared.rtlil.count("connect \\port$p0 ") == 2  # one per instance
+    # The top's ports are the design's interface: never renamed.
+    assert "wire width 8 input 0 \\a" in shared.rtlil

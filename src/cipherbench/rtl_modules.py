@@ -10,10 +10,14 @@ positions are set aside and its own submodules are replaced by their shared ones
 and its instances use the first module of its kind. Instance names are kept, so a flattened
 netlist has the same hierarchical names as before.
 
-The comparison is textual and exact (no renaming, no graph matching): two modules are shared
-only if Amaranth wrote the same cells, processes and wires with the same names in the same
-order, which is what happens when the same code elaborates the same parameters. Anything else,
-a round constant or a port's width, keeps them apart.
+The comparison is textual and exact (no graph matching): two modules are shared only if Amaranth
+wrote the same cells, processes and wires with the same names in the same order, which is what
+happens when the same code elaborates the same parameters. Anything else, a round constant or a
+port's width, keeps them apart. One renaming comes first: Amaranth names some ports after their
+net's number in the whole design (`\port$315437$24`, `\rk$15`), so two identical rounds would
+differ in their port names; such ports are renamed in the order the module declares them
+(`\port$p0`), and the parent's connections to them with them. That is what lets Serpent's 32
+rounds become 8 modules (one per S-box pair).
 """
 
 from __future__ import annotations
@@ -65,17 +69,66 @@ def _split(rtlil: str) -> tuple[dict[str, list[str]], list[str]]:
     return modules, pending
 
 
-def _retype(line: str, kinds: dict[str, str]) -> str:
-    """A `cell <type> <name>` line with a submodule type replaced by its shared module."""
-    stripped = line.lstrip()
-    if not stripped.startswith("cell "):
+# A port Amaranth named after a net's global number (`\port$315437$24`) or numbered to keep a
+# name unique in the design (`\rk$15`): the same port of two identical rounds gets two names.
+_RE_NUMBERED = re.compile(r"^(\\[^$\s]*)\$\d+(?:\$\d+)?$")
+_RE_PORT = re.compile(r"^\s*wire\b.*\b(?:input|output|inout) \d+\s+(\S+)$")
+
+
+def _port_names(lines: list[str]) -> dict[str, str]:
+    """New names for a module's numbered ports, in the order they are declared:
+    `\port$315437$24` -> `\port$p0`. Ports named by the designer keep their names."""
+    renamed: dict[str, str] = {}
+    for line in lines:
+        port = _RE_PORT.match(line.rstrip("\r\n"))
+        if port is None:
+            continue
+        numbered = _RE_NUMBERED.match(port.group(1))
+        if numbered is not None:
+            renamed[port.group(1)] = f"{numbered.group(1)}$p{len(renamed)}"
+    return renamed
+
+
+def _rename(line: str, names: dict[str, str]) -> str:
+    """``line`` with every token that is a key of ``names`` replaced (RTLIL separates tokens by
+    single spaces, so splitting and joining at spaces gives the line back otherwise unchanged)."""
+    body = line.rstrip("\r\n")
+    tokens = body.split(" ")
+    if not any(token in names for token in tokens):
         return line
-    parts = stripped.split()
-    shared = kinds.get(parts[1])
-    if shared is None:
-        return line
-    indent = line[: len(line) - len(stripped)]
-    return f"{indent}cell {shared} {' '.join(parts[2:])}\n"
+    return " ".join(names.get(token, token) for token in tokens) + line[len(body):]
+
+
+def _rewrite(lines: list[str], kinds: dict[str, str], ports: dict[str, dict[str, str]],
+             own: dict[str, str]) -> list[str]:
+    """A module's lines with its own numbered ports renamed (``own``), each submodule cell's type
+    replaced by its shared module and its connections to renamed ports renamed with it."""
+    out = []
+    child: dict[str, str] = {}  # the port names of the submodule whose cell we are in
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith("cell "):
+            parts = stripped.split()
+            child = ports.get(parts[1], {})
+            shared = kinds.get(parts[1])
+            if shared is not None:
+                indent = line[: len(line) - len(stripped)]
+                line = f"{indent}cell {shared} {' '.join(parts[2:])}\n"
+        elif stripped.startswith("connect ") and child:
+            # `connect \<port> <signal>` inside the cell: the port is the child's name.
+            head, _, rest = stripped.partition(" ")
+            port, _, signal = rest.partition(" ")
+            if port in child:
+                indent = line[: len(line) - len(stripped)]
+                line = f"{indent}{head} {child[port]} {signal}"
+                if not line.endswith("\n"):
+                    line += "\n"
+                out.append(_rename(line, own) if own else line)
+                continue
+        elif stripped.rstrip() == "end":
+            child = {}
+        out.append(_rename(line, own) if own else line)
+    return out
 
 
 def _canonical(lines: list[str]) -> str:
@@ -90,6 +143,7 @@ def share_identical_modules(rtlil: str) -> SharedModules:
     kinds: dict[str, str] = {}
     first_of: dict[str, str] = {}  # digest of a canonical body -> the first module with it
     bodies: dict[str, list[str]] = {}
+    ports: dict[str, dict[str, str]] = {}  # module -> its numbered ports' new names
 
     def visit(name: str, path: tuple[str, ...]) -> str:
         if name in kinds:
@@ -100,7 +154,9 @@ def share_identical_modules(rtlil: str) -> SharedModules:
             stripped = line.lstrip()
             if stripped.startswith("cell ") and stripped.split()[1] in modules:
                 visit(stripped.split()[1], (*path, name))
-        body = [_retype(line, kinds) for line in modules[name]]
+        top = any(line.startswith("attribute \\top ") for line in modules[name])
+        ports[name] = {} if top else _port_names(modules[name])
+        body = _rewrite(modules[name], kinds, ports, ports[name])
         digest = hashlib.sha256(_canonical(body).encode()).hexdigest()
         shared = first_of.setdefault(digest, name)
         kinds[name] = shared

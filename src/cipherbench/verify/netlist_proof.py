@@ -15,6 +15,12 @@ prefix. An AES-128 pipeline (about 650 k gates on the two sides): 40 s of Yosys 
 side, 55 s of ABC, against 200 s for one Yosys miter of both. The tests change one NAND2 to a
 NOR2 (or AND2 to OR2) in a mapped netlist and ABC finds inputs on which they differ.
 
+A bottom-up netlist (flows/asic.py ``hierarchy``) keeps the design's modules, and ABC maps each
+by itself, so each distinct module is proven by itself: cut also at its instances of the other
+modules, whose pins become ports named ``<instance>.<pin>`` on both sides. Equal modules with
+the same instances make equal designs, and a module shared by ten rounds is proven once: 15 s
+for the AES-128 pipeline's 19 modules, 23 s with the reference's side made in the same call.
+
 Undefined bits: the prefix may hold ``x`` constants that the flow ties to 0 after ABC
 (``setundef -zero``); the reference gets the same, and the two are compared exactly. (An earlier
 version built a Yosys miter with ``-ignore_gold_x``, whose ``x`` comparisons Yosys' optimizer
