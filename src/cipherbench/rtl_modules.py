@@ -17,7 +17,8 @@ port's width, keeps them apart. One renaming comes first: Amaranth names some po
 net's number in the whole design (`\port$315437$24`, `\rk$15`), so two identical rounds would
 differ in their port names; such ports are renamed in the order the module declares them
 (`\port$p0`), and the parent's connections to them with them. That is what lets Serpent's 32
-rounds become 8 modules (one per S-box pair).
+rounds become 3 modules (the first, the 30 in the middle, the last: each round's S-box index is
+an input).
 """
 
 from __future__ import annotations
