@@ -5,6 +5,7 @@ cycle counts of the NSA's RIJNDAEL iterative design (decryption key run-up store
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -111,10 +112,15 @@ def test_block_ram_sboxes_verify_and_count(design: str, expected: dict) -> None:
         assert only[name] == value
     assert manifest["parameters"]["sbox"] == "bram"
     assert manifest["parameters"]["key_schedule_sbox"] == "table"
-    # One 256 x 8 (one direction) or 512 x 8 (both, decrypt = top address bit) memory per lane.
+    # One 256 x 8 (one direction) or 512 x 8 (both, decrypt = top address bit) memory per lane:
+    # the lanes are identical, so one module declares it (rtl_modules.py), instantiated per lane.
     depth = 512 if spec.param_dict["ops"] == "both" else 256
     verilog = (folder / manifest["verilog"][0]).read_text()
-    assert verilog.count(f"reg [7:0] rom [{depth - 1}:0];") == 16 * int(spec.param_dict["stages"])
+    modules = re.split(r"^module ", verilog, flags=re.M)[1:]
+    with_rom = [m.split(None, 1)[0] for m in modules if f"reg [7:0] rom [{depth - 1}:0];" in m]
+    assert len(with_rom) == 1
+    instances = re.findall(rf"^\s*{re.escape(with_rom[0])}\s+\S+\s*\(", verilog, re.M)
+    assert len(instances) == 16 * int(spec.param_dict["stages"])
 
 
 @pytest.mark.parametrize("design", ["aes-128/iterative:sbox=bram", "aes-128/pipelined:sbox=bram",
