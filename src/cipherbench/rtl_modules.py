@@ -122,10 +122,6 @@ def _rewrite(lines: list[str], kinds: dict[str, str], ports: dict[str, dict[str,
             if port in child:
                 indent = line[: len(line) - len(stripped)]
                 line = f"{indent}{head} {child[port]} {signal}"
-                if not line.endswith("\n"):
-                    line += "\n"
-                out.append(_rename(line, own) if own else line)
-                continue
         elif stripped.rstrip() == "end":
             child = {}
         out.append(_rename(line, own) if own else line)
