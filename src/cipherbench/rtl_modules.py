@@ -1,4 +1,4 @@
-"""One RTLIL module per distinct component: identical Amaranth submodules shared, as a designer
+r"""One RTLIL module per distinct component: identical Amaranth submodules shared, as a designer
 writes them.
 
 Amaranth emits a module for every instance (``top.datapath.round3.sbox7``), so an AES-128
@@ -77,7 +77,7 @@ _RE_PORT = re.compile(r"^\s*wire\b.*\b(?:input|output|inout) \d+\s+(\S+)$")
 
 
 def _port_names(lines: list[str]) -> dict[str, str]:
-    """New names for a module's numbered ports, in the order they are declared:
+    r"""New names for a module's numbered ports, in the order they are declared:
     `\port$315437$24` -> `\port$p0`. Ports named by the designer keep their names."""
     renamed: dict[str, str] = {}
     for line in lines:

@@ -429,7 +429,7 @@ def _measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id:
         with stages("flow"):
             flow_result = flow.run(folder, Path(work), settings)
         with stages("netlist_check"):
-            netlist_check = _check_netlist(job, folder, flow_result, Path(work), inputs, say)
+            netlist_check = _check_netlist(job, folder, flow_result, Path(work), say)
         if "power_netlist" in flow_result.artifacts:
             from .power import measure_power
 
@@ -469,7 +469,7 @@ class _StageClock:
             self.seconds[stage] = round(time.monotonic() - started, 1)
 
 
-def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path, inputs: str,
+def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
                    say: Callable[[str], None] | None) -> dict[str, Any] | None:
     """Check the flow's netlist, where it writes one: gate-level simulation (verify/netlist.py),
     or, where the flow names the design's netlist before mapping and no power is measured, a
@@ -484,7 +484,7 @@ def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path, inputs:
         return None
     proof, record_file = None, None
     if _provable(flow_result.artifacts):
-        proof, record_file = _prove_netlist(job, flow_result, work, inputs, say)
+        proof, record_file = _prove_netlist(job, flow_result, work, say)
         record = read_record(record_file) if proof.equal else None
         if record is not None:
             return {**record, "method": METHOD, "netlist": flow_result.target,
@@ -510,7 +510,7 @@ def _provable(artifacts: dict[str, str]) -> bool:
     return "equivalence_reference" in artifacts and "power_netlist" not in artifacts
 
 
-def _prove_netlist(job: Job, flow_result: Any, work: Path, inputs: str,
+def _prove_netlist(job: Job, flow_result: Any, work: Path,
                    say: Callable[[str], None] | None) -> tuple[NetlistProof, Path]:
     """The proof that the flow's mapped netlist equals the design's netlist before mapping, and
     where the record of that netlist's simulation is kept."""
@@ -521,10 +521,24 @@ def _prove_netlist(job: Job, flow_result: Any, work: Path, inputs: str,
     reference = Path(artifacts["equivalence_reference"])
     if say:
         say(f"proving the {flow_result.target} netlist of {job.design} equal to its prefix")
+    optional = {name: Path(artifacts[f"equivalence_{name}"]) for name in ("cells", "register_map")
+                if f"equivalence_{name}" in artifacts}
     proof = prove_equal(reference, Path(artifacts["equivalence_netlist"]), top_name(job.design),
-                        Path(artifacts["equivalence_cells"]),
-                        artifacts["equivalence_sequential"].split(), work)
-    return proof, record_path(reference, str(job.design), inputs)
+                        work, **optional)
+    return proof, record_path(reference, str(job.design), _simulation_inputs(job))
+
+
+def _simulation_inputs(job: Job) -> str:
+    """Everything that decides a netlist simulation's verdict besides the netlist: the design's
+    generator, the vectors and testbench (measurement sources), the tools. Not the target: a
+    generic and an ASIC netlist proven equal to one prefix share one simulation."""
+    from .generate import generator_digest, measurement_digest
+    from .tools import yosys_version
+    from .verify.sim import simulator_version
+
+    parts = [generator_digest(job.design), measurement_digest(), __version__, yosys_version(),
+             simulator_version()]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:20]
 
 
 def _inputs_digest(job: Job, flow: Any) -> str:

@@ -15,9 +15,7 @@ Goals:
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,6 @@ from ..errors import CipherbenchError, ToolFailed
 from ..rtl import run_yosys_script
 from ..tools import run_tool, sta_path, sta_version, yosys_version
 from .base import (
-    YOSYS_DROP_MARKERS,
     Design,
     FlowResult,
     cells_by_type,
@@ -34,8 +31,8 @@ from .base import (
     missing_tool,
     read_stat_json,
     yosys_id,
-    yosys_read_script,
 )
+from .gates_prefix import gates_prefix, publish_text, publish_yosys_outputs, shared_key
 from .liberty import Liberty, load_liberty
 
 DEFAULTS: dict[str, Any] = {
@@ -126,12 +123,11 @@ class AsicFlow:
         return missing_tool(yosys_version, sta_path)
 
     def shared_work(self, settings: dict[str, Any]) -> str:
-        """What decides the cached synthesis before ABC (``_registers_mapped``) besides the
-        design: the goal and delay target do not."""
+        """What decides the design's gate prefix (flows/gates_prefix.py), which the first job
+        makes and, through the netlist proof, whose netlist simulation the others reuse: the
+        goal, delay target and Liberty do not."""
         effective = {**DEFAULTS, **settings}
-        return "|".join([str(effective["liberty"]), str(effective["structure"]),
-                         str(effective["sequential"]), ",".join(effective["dont_use"] or []),
-                         str(effective["hierarchy"])])
+        return shared_key(str(effective["hierarchy"]), str(effective["structure"]))
 
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))
@@ -234,7 +230,8 @@ def synthesize(
     dont_use = "".join(f" -dont_use {pattern}" for pattern in patterns)
     netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
     mapped, mapped_rtlil = work / "asic_mapped.v", work / "asic_mapped.il"
-    prefix, prefix_log = _registers_mapped(design, library, settings, dont_use, work)
+    prefix, reference, unmap, prefix_log = _registers_mapped(design, library, settings,
+                                                             dont_use, work)
     script = [
         f"read_rtlil {prefix}",
         f"abc -liberty {lib} {constr_arg}-script {abc_path}{dont_use}",
@@ -278,12 +275,13 @@ def synthesize(
     artifacts = {
         "yosys_log": str(log), "netlist": str(netlist), "abc_script": str(abc_path), "stat": str(stat),
         "registers_mapped": str(prefix),
-        # What verify/netlist_proof.py proves the mapped netlist equal to: the design before
-        # ABC, shared by all its goals and grades, with the library's cells to read it by.
-        "equivalence_reference": str(prefix),
+        # What verify/netlist_proof.py proves the mapped netlist equal to: the design's gate
+        # prefix, shared by all its goals and grades and by the generic flow; the library's
+        # cells to read the netlist by, and the map of its registers back to Yosys' own.
+        "equivalence_reference": str(reference),
         "equivalence_netlist": str(mapped_rtlil),
         "equivalence_cells": str(library.path),
-        "equivalence_sequential": " ".join(sorted(library.sequential_cells)),
+        "equivalence_register_map": str(unmap),
     }
     if prefix_log is not None:
         artifacts["yosys_prefix_log"] = str(prefix_log)
@@ -297,61 +295,46 @@ def synthesize(
 
 
 def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any],
-                      dont_use: str, work: Path) -> tuple[Path, Path | None]:
-    """The design synthesized to Yosys' gates with its registers mapped onto the library: all
-    of the flow before ABC, as gzipped RTLIL, and the log of the run that made it (None when it
-    was cached).
+                      dont_use: str, work: Path) -> tuple[Path, Path, Path, Path | None]:
+    """The design's gate prefix (flows/gates_prefix.py, shared with the generic flow) with its
+    registers mapped onto the library: all of the flow before ABC, as gzipped RTLIL. Returns it,
+    the netlist the proofs take as reference (the gate prefix, or with ``sequential = "latch"``
+    the prefix with its flip-flops made latch pairs), the map that turns the library's
+    registers back into Yosys' (verify/netlist_proof.py ``register_unmap``), and the log of the
+    run that made the mapped prefix (None when it was cached).
 
-    Only ABC's script differs between the goals and speed grades of one design, and everything
-    before it was over half of a pipeline's synthesis (AES-128 pipeline on NanGate45: 185 of
-    285 CPU seconds), so it is made once and kept (``<cache>/synth``), keyed by the Verilog, the
-    Liberty, Yosys' version and the script itself. Every run, cached or not, maps from the RTLIL
-    file, so a cached prefix gives the figures a fresh one would. Two jobs that need it at once
-    each make it and publish it with one rename (as ensure_design does): the same file."""
+    Only ABC's script differs between the goals and speed grades of one design, so this is made
+    once and kept (``<cache>/synth``), keyed by the gate prefix, the Liberty, Yosys' version and
+    the script. Every run, cached or not, maps from the file, so a cached prefix gives the
+    figures a fresh one would. Two jobs that need it at once each make it and publish it with
+    one rename (as ensure_design does): the same files."""
     from ..cache import cache_root
+    from ..verify.netlist_proof import register_unmap
 
+    gates, _ = gates_prefix(design, settings["hierarchy"], settings["structure"],
+                            work / "asic_yosys_gates.log")
     folder = cache_root() / "synth"
-    folder.mkdir(parents=True, exist_ok=True)
     latches: list[str] = []
     if settings["sequential"] == "latch":
         latch_map = folder / "latch_pairs.v"
         if not latch_map.exists() or latch_map.read_text() != LATCH_PAIR_MAP:
-            _publish_text(latch_map, LATCH_PAIR_MAP)
+            publish_text(latch_map, LATCH_PAIR_MAP)
         latches = ["dfflegalize -cell $_DFF_P_ 01", f"techmap -map {latch_map}"]
-    script = [
-        *yosys_read_script(design),
-        f"synth{' -flatten' if settings['hierarchy'] == 'flat' else ''}"
-        f"{' -noabc' if settings['structure'] == 'keep' else ''} -top {yosys_id(design.top)}",
-        YOSYS_DROP_MARKERS,
-        # Name each register after the signal it holds, so timing reports say which
-        # registers a critical path joins instead of "_1234_".
-        "rename -wire -suffix _reg t:$_*DFF* t:$_DLATCH*",
-        *latches,
-        f"dfflibmap -liberty {library.path}{dont_use}",
-    ]
+    mapping = [f"dfflibmap -liberty {library.path}{dont_use}"]
     digest = hashlib.sha256()
-    for part in (yosys_version(), library.sha256, "\n".join(script)):
+    for part in (yosys_version(), library.sha256, gates.name, "\n".join([*latches, *mapping])):
         digest.update(part.encode() + b"\0")
-    for verilog in design.verilog:
-        digest.update(hashlib.sha256(verilog.read_bytes()).digest())
-    rtlil = folder / f"{design.top}-{digest.hexdigest()[:20]}.il.gz"
-    if rtlil.exists():
-        return rtlil, None
-    private = folder / f".{rtlil.name}.{os.getpid()}.{threading.get_ident()}.il.gz"
+    stem = f"{design.top}-{digest.hexdigest()[:20]}"
+    rtlil = folder / f"{stem}.il.gz"
+    reference = folder / f"{stem}.latches.il.gz" if latches else gates
+    unmap = folder / f"{stem}.unmap.v"
+    if unmap.exists():  # published last
+        return rtlil, reference, unmap, None
     log = work / "asic_yosys_prefix.log"
-    try:
-        run_yosys_script("\n".join([*script, f"write_rtlil {private}"]), log,
-                         timeout=YOSYS_TIMEOUT_S)
-        os.replace(private, rtlil)
-    finally:
-        private.unlink(missing_ok=True)
-    return rtlil, log
-
-
-def _publish_text(path: Path, text: str) -> None:
-    private = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-    private.write_text(text)
-    os.replace(private, path)
+    outputs = [*([(latches, reference)] if latches else []), (mapping, rtlil)]
+    publish_yosys_outputs([f"read_rtlil {gates}"], outputs, log, timeout=YOSYS_TIMEOUT_S)
+    publish_text(unmap, register_unmap(log.read_text()))
+    return rtlil, reference, unmap, log
 
 
 def _simulation_netlists(design: Design, library: Liberty, mapped: Path,

@@ -1,6 +1,8 @@
 """Generic flow: technology-independent gates from Yosys + ABC, no library, no timing.
 
-Two mappings of the same flattened netlist (DESIGN.md section 4, NSA-style figures):
+It starts from the design's gate prefix (flows/gates_prefix.py: Yosys' synthesis, made once and
+shared with the ASIC flow, whose netlists are proven equal to the same file). Two mappings of it
+(DESIGN.md section 4, NSA-style figures):
 - `gates` (default "simple": 2-input AND/OR/XOR and MUX, plus NOT) gives the gate count and the
   logic depth, in units a reader can picture without a library;
 - `transistor_gates` (default "cmos": NAND/NOR/AOI/OAI/MUX/XOR) gives the transistor estimate of
@@ -10,7 +12,8 @@ A second, unflattened synthesis attributes transistors to each submodule instanc
 
 ``hierarchy = "bottom-up"`` (the NSA's method, as in flows/asic.py): one synthesis that maps
 each distinct module once, unflattened; its statistics give both the total and each block's
-share, and the netlist is flattened only after mapping, for the logic depth and the simulation.
+share, and the netlist is flattened only after mapping, for the logic depth (the simulation
+keeps its modules).
 """
 
 from __future__ import annotations
@@ -36,15 +39,12 @@ from .base import (
     yosys_id,
     yosys_read_script,
 )
+from .gates_prefix import DFFLEGALIZE, gates_prefix, shared_key
 
 DEFAULTS: dict[str, Any] = {"gates": "simple", "transistor_gates": "cmos", "blocks": True,
                             "hierarchy": "flat"}
 HIERARCHIES = ("flat", "bottom-up")
 YOSYS_TIMEOUT_S = 3600
-
-# Plain flip-flops and latches survive; enables and synchronous resets become gates (they are
-# logic in a real cell too), so the gate and transistor counts include them.
-DFFLEGALIZE = "dfflegalize -cell $_DFF_?_ 01 -cell $_DFF_???_ 01 -cell $_DLATCH_?_ 01"
 
 # The cell types `stat -tech cmos` has a transistor count for (Yosys kernel/cost.h); others are
 # reported as uncounted instead of silently adding nothing.
@@ -63,9 +63,8 @@ def is_storage(cell_type: str) -> bool:
 
 class GenericFlow:
     name = "generic"
-    # Two syntheses of the whole design, flat and by block, each mapped by ABC from Yosys' own
-    # gates: in the NSA study a pipeline's count took 1.5 to 3 times one of its ASIC jobs, which
-    # map from a synthesis cached for all of them (BENCHMARKS.md).
+    # Flat: two syntheses of the whole design, flat and by block; bottom-up, one. In the NSA
+    # study a pipeline's count took 1.5 to 3 times one of its ASIC jobs (BENCHMARKS.md).
     cost = 3
 
     def target_id(self, settings: dict[str, Any]) -> str:
@@ -75,6 +74,10 @@ class GenericFlow:
 
     def available(self) -> str | None:
         return missing_tool(yosys_version)
+
+    def shared_work(self, settings: dict[str, Any]) -> str:
+        """The design's gate prefix, shared with the ASIC flow (flows/gates_prefix.py)."""
+        return shared_key(str(settings.get("hierarchy", DEFAULTS["hierarchy"])), "restructure")
 
     def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
         check_settings(self.name, settings, set(DEFAULTS))
@@ -103,11 +106,9 @@ class GenericFlow:
 
 def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     paths = _paths(work)
+    prefix = _prefix(design, "flat", work)
     script = [
-        *yosys_read_script(design),
-        f"synth -flatten -top {yosys_id(design.top)}",
-        YOSYS_DROP_MARKERS,
-        DFFLEGALIZE,
+        f"read_rtlil {prefix[0]}",
         "design -save legal",
         *_gate_views(settings, paths),
         "design -load legal",
@@ -116,7 +117,8 @@ def _flat(design: Design, work: Path, settings: dict[str, Any]) -> tuple[dict[st
         f"tee -q -o {paths['cmos_stat']} stat -json -tech cmos",
     ]
     run_yosys_script("\n".join(script), paths["yosys_log"], timeout=YOSYS_TIMEOUT_S)
-    return _measure(design, paths)
+    measurements, artifacts = _measure(design, paths)
+    return measurements, {**artifacts, **_proof_artifacts(prefix, paths)}
 
 
 def _bottom_up(design: Design, work: Path,
@@ -126,16 +128,15 @@ def _bottom_up(design: Design, work: Path,
     includes its submodule instances), so no second synthesis is needed."""
     paths = _paths(work)
     hier_stat = work / "generic_hier_cmos.json"
+    prefix = _prefix(design, "bottom-up", work)
     script = [
-        *yosys_read_script(design),
-        f"synth -top {yosys_id(design.top)}",
-        YOSYS_DROP_MARKERS,
-        DFFLEGALIZE,
+        f"read_rtlil {prefix[0]}",
         "design -save legal",
         f"abc -g {settings['gates']}",
         "opt_clean",
         # The netlist simulated keeps its modules: Verilator then compiles one round, not ten.
         f"write_verilog -noattr {paths['sim_netlist']}",
+        f"write_rtlil {paths['proof_netlist']}",
         # Flattening joins each instance's port wires to its parent's by connections, which
         # `ltp` does not follow; opt_clean merges them.
         "flatten -noscopeinfo",
@@ -150,6 +151,7 @@ def _bottom_up(design: Design, work: Path,
     ]
     run_yosys_script("\n".join(script), paths["yosys_log"], timeout=YOSYS_TIMEOUT_S)
     measurements, artifacts = _measure(design, paths)
+    artifacts.update(_proof_artifacts(prefix, paths))
     if settings["blocks"]:
         instances = _submodule_instances(design, work)
         if instances:
@@ -159,10 +161,25 @@ def _bottom_up(design: Design, work: Path,
     return measurements, artifacts
 
 
+def _prefix(design: Design, hierarchy: str, work: Path) -> tuple[Path, Path | None]:
+    """The design's gate prefix, shared with the ASIC flow (flows/gates_prefix.py), and the log
+    of the run that made it (None when it was cached)."""
+    return gates_prefix(design, hierarchy, "restructure", work / "generic_yosys_prefix.log")
+
+
+def _proof_artifacts(prefix: tuple[Path, Path | None], paths: dict[str, Path]) -> dict[str, str]:
+    """What verify/netlist_proof.py proves the gate netlist equal to (the prefix every netlist
+    of the design is proven equal to), the netlist as RTLIL for it, and the prefix's log."""
+    rtlil, log = prefix
+    return {"equivalence_reference": str(rtlil),
+            "equivalence_netlist": str(paths["proof_netlist"]),
+            **({"yosys_prefix_log": str(log)} if log else {})}
+
+
 def _paths(work: Path) -> dict[str, Path]:
     return {"gate_stat": work / "generic_gates.json", "cmos_stat": work / "generic_cmos.json",
             "ltp": work / "generic_ltp.txt", "sim_netlist": work / "generic_netlist.v",
-            "yosys_log": work / "generic_yosys.log"}
+            "proof_netlist": work / "generic_netlist.il", "yosys_log": work / "generic_yosys.log"}
 
 
 def _gate_views(settings: dict[str, Any], paths: dict[str, Path], mapped: bool = False) -> list[str]:
@@ -173,8 +190,10 @@ def _gate_views(settings: dict[str, Any], paths: dict[str, Path], mapped: bool =
         f"tee -q -o {paths['gate_stat']} stat -json",
         # -noff: paths end at flip-flops, so this is the deepest register-to-register cone.
         f"tee -q -o {paths['ltp']} ltp -noff",
-        # The mapped gates as Verilog, for gate-level simulation against the RTL's vectors.
-        *([] if mapped else [f"write_verilog -noattr {paths['sim_netlist']}"]),
+        # The mapped gates as Verilog, for gate-level simulation against the RTL's vectors, and
+        # as RTLIL for the proof that they equal the prefix.
+        *([] if mapped else [f"write_verilog -noattr {paths['sim_netlist']}",
+                             f"write_rtlil {paths['proof_netlist']}"]),
     ]
 
 

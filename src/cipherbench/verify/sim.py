@@ -158,6 +158,11 @@ def _verilator() -> _Verilator:
     return _Verilator(root=root, exe=exe, version=version)
 
 
+def simulator_version() -> str:
+    """Verilator's version, as simulation records and cache keys name it."""
+    return _verilator().version
+
+
 def _package_version() -> str:
     try:
         from importlib.metadata import version
