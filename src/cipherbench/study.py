@@ -472,23 +472,52 @@ class _StageClock:
 def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
                    say: Callable[[str], None] | None) -> dict[str, Any] | None:
     """Check the flow's netlist, where it writes one: gate-level simulation (verify/netlist.py),
-    or, where the flow names the design's netlist before mapping and no power is measured, a
-    proof that it equals that netlist, which an earlier job of the design proved equal too and
-    simulated (verify/netlist_proof.py). A netlist that computes anything else than the RTL fails
-    the job."""
-    from .verify.netlist import simulate_netlist
+    or, where the flow names the design's gate prefix and no power is measured, a proof that it
+    equals that prefix, which another job of the design (of any target) proved its netlist equal
+    to and simulated (verify/netlist_proof.py). A netlist that computes anything else than the
+    RTL fails the job."""
     from .verify.netlist_proof import METHOD, read_record, write_record
 
     netlist = flow_result.artifacts.get("sim_netlist")
     if not netlist:
         return None
-    proof, record_file = None, None
-    if _provable(flow_result.artifacts):
-        proof, record_file = _prove_netlist(job, flow_result, work, say)
-        record = read_record(record_file) if proof.equal else None
+    if not _provable(flow_result.artifacts):
+        return _simulate_netlist(job, folder, flow_result, work, None, say)
+    proof, record_file = _prove_netlist(job, flow_result, work, say)
+    if not proof.equal:
+        return _simulate_netlist(job, folder, flow_result, work, proof, say)
+    # One simulation per prefix: a job whose proof succeeds while another job of the design
+    # simulates its own netlist waits for that record instead of simulating a second netlist.
+    with _exclusive(record_file.with_name(record_file.name + ".lock")):
+        record = read_record(record_file)
         if record is not None:
             return {**record, "method": METHOD, "netlist": flow_result.target,
                     "simulated_netlist": record["netlist"], "proof": proof.summary()}
+        check = _simulate_netlist(job, folder, flow_result, work, proof, say)
+        write_record(record_file, check)
+        return check
+
+
+@contextmanager
+def _exclusive(lock_file: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``lock_file`` (every process on this machine sees it)."""
+    import fcntl
+
+    with open(lock_file, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _simulate_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
+                      proof: NetlistProof | None,
+                      say: Callable[[str], None] | None) -> dict[str, Any]:
+    """The netlist's own gate-level simulation; a netlist that differs from its RTL fails."""
+    from .verify.netlist import simulate_netlist
+
+    netlist = flow_result.artifacts["sim_netlist"]
     if say:
         say(f"simulating the {flow_result.target} netlist of {job.design}")
     # Traced only where the power measurement reuses the executable (verify/activity.py).
@@ -500,8 +529,6 @@ def _check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
                                f"its RTL ({check['failed']} mismatches: {first})")
     if proof is not None:
         check["proof"] = proof.summary()
-        if proof.equal and record_file is not None:
-            write_record(record_file, check)
     return check
 
 
