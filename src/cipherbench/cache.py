@@ -47,6 +47,20 @@ def cached_design_dirs(specs: Iterable[DesignSpec], containing: str) -> dict[Des
     return found
 
 
+def publish_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a private file and one rename: a reader (or a job
+    racing to write the same file) never sees it half-written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, private = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.replace(private, path)
+    except BaseException:
+        Path(private).unlink(missing_ok=True)
+        raise
+
+
 def ensure_design(spec: DesignSpec, progress: Callable[[str], None] | None = None) -> Path:
     """Generate (and measure) a design unless an identical one is cached; return its folder.
 

@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..cache import publish_text
 from ..errors import CipherbenchError, ToolFailed
 from ..rtl import run_yosys_script
 from ..tools import run_tool, sta_path, sta_version, yosys_version
@@ -32,7 +33,7 @@ from .base import (
     read_stat_json,
     yosys_id,
 )
-from .gates_prefix import gates_prefix, publish_text, publish_yosys_outputs, shared_key
+from .gates_prefix import gates_prefix, publish_yosys_outputs, shared_key
 from .liberty import Liberty, load_liberty
 
 DEFAULTS: dict[str, Any] = {

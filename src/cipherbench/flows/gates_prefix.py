@@ -92,10 +92,3 @@ def publish_yosys_outputs(script: list[str], outputs: list[tuple[list[str], Path
         for private, _ in privates:
             private.unlink(missing_ok=True)
 
-
-def publish_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` privately, then rename: never half-written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    private = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-    private.write_text(text)
-    os.replace(private, path)

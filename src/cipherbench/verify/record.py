@@ -17,8 +17,6 @@ failed job with the first mismatch as its reason, and nothing of it is measured.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -160,11 +158,6 @@ def summary(record: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _write_atomically(path: Path, data: dict[str, Any]) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as out:
-            json.dump(data, out, indent=1, sort_keys=True)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from ..cache import publish_text
+
+    publish_text(path, json.dumps(data, indent=1, sort_keys=True))
