@@ -17,10 +17,13 @@ Study file::
     layout_synthesis = "speed"           # optional: the netlist it places (speed, area, qflow)
 
 ``asic_speed_grades = n`` sweeps every design's ASIC synthesis from the speed-oriented end to the
-area-oriented end in n grades: grade 1 is the speed end, grade n the area end, and the n - 2
-between get an explicit ABC delay target (asic ``delay_ps``) spaced evenly between the two ends'
-critical paths. The ends run first; the grades between are planned from their stored figures, so
-a rerun plans the same targets and finds them cached.
+area-oriented end in n grades: grade 1 is the speed end, grade n the area end, and grade i
+between lies (i - 1) / (n - 1) of the way from one to the other, module by module: every module
+gets an ABC target that far from its own speed-end delay to its own area-end delay (asic
+``grade_position`` and ``module_delays_ps``, flows/asic.py), and the grade is labelled by the
+critical path spaced evenly between the ends' (asic ``delay_ps``). The ends run first; the grades
+between are planned from their stored figures, so a rerun plans the same grades and finds them
+cached.
 
 Every job is content-addressed: its cache key hashes the canonical design spec, the generator's
 source digest, the target, its settings and the tool versions (and the Liberty's hash). A job whose
@@ -303,15 +306,32 @@ def grade_delays_ps(speed_end_ns: float, area_end_ns: float, grades: int) -> lis
     """ABC delay targets of the ``grades - 2`` speed grades between the two ends: evenly spaced
     between their critical paths, in ps rounded to ``_GRADE_STEP_PS``, without repeats (ends
     closer together than the steps give fewer grades)."""
+    return [ps for _, ps in grade_points(speed_end_ns, area_end_ns, grades)]
+
+
+def grade_points(speed_end_ns: float, area_end_ns: float,
+                 grades: int) -> list[tuple[float, int]]:
+    """The speed grades between the ends as (position, label ps): position i / (grades - 1)
+    from the speed end (0) to the area end (1), and the critical path the grade aims at,
+    evenly spaced and rounded as in ``grade_delays_ps`` (a repeated label is left out)."""
     if grades < 3 or area_end_ns <= speed_end_ns:
         return []
     step = (area_end_ns - speed_end_ns) / (grades - 1)
-    delays = []
+    points: list[tuple[float, int]] = []
     for i in range(1, grades - 1):
         ps = int(round((speed_end_ns + i * step) * 1000 / _GRADE_STEP_PS)) * _GRADE_STEP_PS
-        if ps > 0 and ps not in delays:
-            delays.append(ps)
-    return delays
+        if ps > 0 and ps not in (label for _, label in points):
+            points.append((round(i / (grades - 1), 4), ps))
+    return points
+
+
+def module_grade_ends(speed: dict[str, Any], area: dict[str, Any]) -> dict[str, list[float]]:
+    """{module: [speed_ps, area_ps]}: ABC's delay of each module at the two ends (asic
+    measurement ``abc_module_delays_ps``), for the modules both ends measured."""
+    fast = speed.get("abc_module_delays_ps") or {}
+    slow = area.get("abc_module_delays_ps") or {}
+    return {module: [float(fast[module]), float(slow[module])]
+            for module in sorted(fast) if module in slow}
 
 
 def plan_speed_grades(jobs: list[Job], grades: int, store: Any) -> list[Job]:
@@ -329,16 +349,23 @@ def plan_speed_grades(jobs: list[Job], grades: int, store: Any) -> list[Job]:
             where = (job.design, str(job.target.settings["liberty"]),
                      str(job.target.settings.get("sequential", "flipflop")))
             ends.setdefault(where, {})[goal] = (result.measurements.get("critical_path_ns"),
-                                                job.target)
+                                                job.target, result.measurements)
     planned = []
     for (design, _, _), both in ends.items():
         if set(both) != {"area", "speed"} or None in (both["area"][0], both["speed"][0]):
             continue
         target = both["area"][1]
         base = {k: v for k, v in target.settings.items() if k != "goal"}
-        for delay in grade_delays_ps(float(both["speed"][0]), float(both["area"][0]), grades):
-            planned.append(Job(design, Target(target.name, target.flow,
-                                              {**base, "delay_ps": delay})))
+        # Each module's own ends (flows/asic.py): a grade gives every module a target between
+        # them. Without them (results of an older cipherbench) one design-wide target, which
+        # under bottom-up synthesis every module meets at once (BENCHMARKS.md).
+        modules = module_grade_ends(both["speed"][2], both["area"][2])
+        for position, delay in grade_points(float(both["speed"][0]), float(both["area"][0]),
+                                            grades):
+            settings = {**base, "delay_ps": delay}
+            if modules:
+                settings.update(grade_position=position, module_delays_ps=modules)
+            planned.append(Job(design, Target(target.name, target.flow, settings)))
     return planned
 
 

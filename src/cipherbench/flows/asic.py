@@ -8,14 +8,28 @@ without that ABC sees ideal drivers and leaves a flip-flop driving 50 gates on a
 
 Goals:
 - "area": area-oriented mapping (`amap`), then buffering and downsizing with no delay target;
-- "speed": `&nf -D 1` (1 ps: ABC gets as fast as it can), buffering, `upsize`/`dnsize` to 1 ps;
-- an explicit `delay_ps`: the same as speed with that target (speed grades between the two ends).
+- "speed": `&nf -D 1` (1 ps: ABC gets as fast as it can), buffering, `upsize` to 1 ps (no
+  downsizing: see ``abc_script``);
+- an explicit `delay_ps`: the same as speed with that target;
+- a speed grade (`grade_position` p between 0, the speed end, and 1, the area end, with
+  `module_delays_ps`, each module's ABC delay at the two ends): every module gets its own target
+  p of the way from its speed-end delay to its area-end delay. A grade nearer the speed end
+  (p < 0.5) maps for delay to that target and upsizes (`&nf -R 1000 -D t; upsize -D t`), one
+  nearer the area end maps for area and sizes to it (`amap; upsize -D t; dnsize -D t`): on the
+  MARS modules measured (BENCHMARKS.md, "Speed grades per module") `&nf` recovers little area
+  however loose its target, while `amap` with sizing cannot reach the faster targets, so each
+  family covers its half of the curve.
+
+ABC runs once per module (one `abc` command each), so its own delay of every module is known
+(measurement ``abc_module_delays_ps``, from the `stime -p` line of that module's run): the speed
+grades between a design's ends are planned from these (study.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +53,11 @@ from .liberty import Liberty, load_liberty
 DEFAULTS: dict[str, Any] = {
     "liberty": None,  # path; else $CIPHERBENCH_LIBERTY, else $PDK_ROOT (see liberty.find_liberty)
     "goal": "area",  # "area" | "speed"; ignored when delay_ps is given
-    "delay_ps": None,  # explicit ABC delay target
+    "delay_ps": None,  # explicit ABC delay target; with grade_position, the grade's label
+    # A speed grade (module docstring): its position between the ends, 0 (speed) to 1 (area),
+    # and each module's ABC delay at the two ends, {module: [speed_ps, area_ps]}.
+    "grade_position": None,
+    "module_delays_ps": None,
     "clock_period_ns": 10.0,  # STA clock; the result (period - worst slack) does not depend on it
     "dont_use": [],  # glob patterns of cells neither dfflibmap nor ABC may use
     # "restructure": Yosys' synth with its own ABC pass, then ABC's full preparation (fraig,
@@ -80,6 +98,11 @@ endmodule
 # it; the slack at one period says nothing about a path that borrows): this many halvings.
 LATCH_BISECTION_STEPS = 22
 SPEED_DELAY_PS = 1
+# &nf's delay relaxation for speed grades: measured to give 6-10 % less area than plain
+# `&nf -D t` at the same delay on the MARS modules (BENCHMARKS.md, "Speed grades per module").
+GRADE_NF_RELAX = 1000
+# Grades at or beyond this position map for area and size up (module docstring).
+GRADE_AREA_MAPPING_FROM = 0.5
 AREA_DNSIZE_PS = 100_000  # "no delay target": 100 ns is slower than any path we will see
 FANOUT_OF = 4  # ABC's output load, in NAND2 inputs
 YOSYS_TIMEOUT_S = 3600
@@ -97,6 +120,10 @@ _RE_ZERO_WIRE_MIN_PERIOD = re.compile(r"CIPHERBENCH zero_wire_min_period_ns (\S+
 _RE_BORROWED = re.compile(r"^\s*(-?\d+\.\d+)\s+(?:\S+\s+)?time borrowed from endpoint", re.MULTILINE)
 _RE_POINT = re.compile(r"[\^v]\s+(\S+)/\S+\s+\(([^)\s]+)\)\s*$")
 _RE_PRIVATE = re.compile(r"^_\d+_$")
+_RE_ABC_PASS = re.compile(r"^\d+(?:\.\d+)*\. Executing ABC pass", re.MULTILINE)
+_RE_ABC_MODULE = re.compile(r"Extracting gate netlist of module `\\?(.+?)' to ")
+_RE_ABC_DELAY = re.compile(r"Delay =\s*(-?[\d.]+) ps")
+_RE_RTLIL_MODULE = re.compile(r"^module \\?(\S+)$")
 
 
 def abc_script(goal: str, delay_ps: int | None, structure: str = "restructure") -> str:
@@ -104,11 +131,72 @@ def abc_script(goal: str, delay_ps: int | None, structure: str = "restructure") 
     prepare = _ABC_PREPARE_KEEP if structure == "keep" else _ABC_PREPARE
     if goal == "area":
         return f"{prepare}; &put; amap; buffer -p; dnsize -D {AREA_DNSIZE_PS}; stime -p"
-    target = SPEED_DELAY_PS if goal == "speed" else delay_ps
+    if goal == "speed":
+        # No dnsize: ABC sizes each module by its own paths, and downsizing what is not critical
+        # there slowed the assembled design (MARS-128 iterative, bottom-up: 5.67 ns with
+        # `dnsize -D 1`, 4.69 ns without, for 7 % more area; BENCHMARKS.md).
+        return f"{prepare}; &nf -D {SPEED_DELAY_PS}; &put; buffer -p; upsize -D {SPEED_DELAY_PS}; stime -p"
     return (
-        f"{prepare}; &nf -D {target}; &put; buffer -p; "
-        f"upsize -D {target}; dnsize -D {target}; stime -p"
+        f"{prepare}; &nf -D {delay_ps}; &put; buffer -p; "
+        f"upsize -D {delay_ps}; dnsize -D {delay_ps}; stime -p"
     )
+
+
+def grade_target_ps(position: float, speed_ps: float, area_ps: float) -> int:
+    """A module's ABC target at ``position`` between its speed-end and area-end delays (an
+    area end no slower than the speed end, as a tiny module's can be, gives the speed end's)."""
+    return max(1, round(speed_ps + position * max(0.0, area_ps - speed_ps)))
+
+
+def grade_abc_script(position: float, target_ps: int, structure: str = "restructure") -> str:
+    """The ABC script of one module at a speed grade (module docstring)."""
+    prepare = _ABC_PREPARE_KEEP if structure == "keep" else _ABC_PREPARE
+    upsize = f"buffer -p; upsize -D {target_ps}"
+    if position < GRADE_AREA_MAPPING_FROM:
+        return f"{prepare}; &nf -R {GRADE_NF_RELAX} -D {target_ps}; &put; {upsize}; stime -p"
+    return f"{prepare}; &put; amap; {upsize}; dnsize -D {target_ps}; stime -p"
+
+
+def module_abc_scripts(modules: list[str], settings: dict[str, Any]) -> dict[str, str]:
+    """Each module's ABC script: the goal's, or at a speed grade the module's own (a module the
+    ends did not measure, one with no logic to map, gets the plain ``delay_ps`` script)."""
+    common = abc_script(settings["goal"], settings["delay_ps"], settings["structure"])
+    position = settings.get("grade_position")
+    if position is None:
+        return {module: common for module in modules}
+    ends = settings.get("module_delays_ps") or {}
+    scripts = {}
+    for module in modules:
+        if module in ends:
+            speed_ps, area_ps = ends[module]
+            target = grade_target_ps(position, speed_ps, area_ps)
+            scripts[module] = grade_abc_script(position, target, settings["structure"])
+        else:
+            scripts[module] = common
+    return scripts
+
+
+def rtlil_modules(path: Path) -> list[str]:
+    """The module names of an RTLIL file (gzipped or not), in file order, without the "\\"."""
+    import gzip
+
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as fh:  # type: ignore[operator]
+        return [m.group(1) for line in fh if (m := _RE_RTLIL_MODULE.match(line))]
+
+
+def abc_module_delays(log: str) -> dict[str, float]:
+    """ABC's own delay (its last `stime -p`) of every module the log's ABC passes mapped, one
+    pass per module; a module with nothing to map has none."""
+    delays: dict[str, float] = {}
+    starts = [m.start() for m in _RE_ABC_PASS.finditer(log)] + [len(log)]
+    for begin, end in pairwise(starts):
+        section = log[begin:end]
+        modules = _RE_ABC_MODULE.findall(section)
+        found = _RE_ABC_DELAY.findall(section)
+        if len(modules) == 1 and found:
+            delays[modules[0]] = float(found[-1])
+    return delays
 
 
 class AsicFlow:
@@ -171,6 +259,7 @@ def effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
         raise CipherbenchError(
             f"asic setting goal={effective['goal']!r} must be 'area' or 'speed' (or give delay_ps)"
         )
+    _check_grade(effective)
     if effective["structure"] not in STRUCTURES:
         raise CipherbenchError(f"asic setting structure={effective['structure']!r} must be one of "
                                f"{', '.join(STRUCTURES)}")
@@ -185,6 +274,24 @@ def effective_settings(settings: dict[str, Any]) -> dict[str, Any]:
         raise CipherbenchError(f"asic setting sequential={effective['sequential']!r} must be one "
                                f"of {', '.join(SEQUENTIAL)}")
     return effective
+
+
+def _check_grade(effective: dict[str, Any]) -> None:
+    position, ends = effective["grade_position"], effective["module_delays_ps"]
+    if position is None:
+        if ends is not None:
+            raise CipherbenchError("asic setting module_delays_ps needs grade_position")
+        return
+    if not isinstance(position, (int, float)) or not 0 < position < 1:
+        raise CipherbenchError(f"asic setting grade_position={position!r} must lie strictly "
+                               "between 0 (the speed end) and 1 (the area end)")
+    if effective["delay_ps"] is None:
+        raise CipherbenchError("asic setting grade_position needs delay_ps (the grade's label)")
+    if not isinstance(ends, dict) or not all(
+            isinstance(v, (list, tuple)) and len(v) == 2
+            and all(isinstance(x, (int, float)) and x > 0 for x in v) for v in ends.values()):
+        raise CipherbenchError("asic setting module_delays_ps must map each module to "
+                               "[speed_end_ps, area_end_ps]")
 
 
 def _goal_label(settings: dict[str, Any]) -> str:
@@ -217,9 +324,7 @@ def synthesize(
     ports), figures and artifacts. ``simulation_views``: also the netlist the study simulates
     and, with the ``power`` setting, the one it measures power on."""
     lib = library.path
-    abc_path, constr_path = work / "asic.abc", work / "asic.constr"
-    abc_path.write_text(abc_script(settings["goal"], settings["delay_ps"],
-                                   settings["structure"]) + "\n")
+    constr_path = work / "asic.constr"
     constr = _constraints(library)
     constr_arg = ""
     if constr is not None:
@@ -233,9 +338,11 @@ def synthesize(
     mapped, mapped_rtlil = work / "asic_mapped.v", work / "asic_mapped.il"
     prefix, reference, unmap, prefix_log = _registers_mapped(design, library, settings,
                                                              dont_use, work)
+    abc_path, abc_passes = _abc_passes(rtlil_modules(prefix), settings, work,
+                                       f"-liberty {lib} {constr_arg}".rstrip() + dont_use)
     script = [
         f"read_rtlil {prefix}",
-        f"abc -liberty {lib} {constr_arg}-script {abc_path}{dont_use}",
+        *abc_passes,
         "opt_clean",
         "setundef -zero",
         # The mapped cells with the top's vector ports: the netlist simulated on the RTL's vectors.
@@ -252,7 +359,7 @@ def synthesize(
         f"write_verilog -noattr -noexpr -simple-lhs {netlist}",
     ]
     log = work / "asic_yosys.log"
-    run_yosys_script("\n".join(script), log, timeout=YOSYS_TIMEOUT_S)
+    log_text = run_yosys_script("\n".join(script), log, timeout=YOSYS_TIMEOUT_S)
     top = read_stat_json(stat).get(design.top)
     if top is None:
         raise ToolFailed(f"Yosys statistics lack the top module {design.top} (log: {log})")
@@ -272,6 +379,7 @@ def synthesize(
         "cells": sum(counts.values()),
         "flipflops": sum(n for kind, n in counts.items() if kind in flipflops),
         "latches": sum(n for kind, n in counts.items() if kind in library.latch_cells),
+        "abc_module_delays_ps": abc_module_delays(log_text),
     }
     artifacts = {
         "yosys_log": str(log), "netlist": str(netlist), "abc_script": str(abc_path), "stat": str(stat),
@@ -293,6 +401,28 @@ def synthesize(
         artifacts.update(_simulation_netlists(design, library, mapped, work,
                                               power=settings.get("power", True)))
     return netlist, measurements, artifacts
+
+
+def _abc_passes(modules: list[str], settings: dict[str, Any], work: Path,
+                options: str) -> tuple[Path, list[str]]:
+    """One `abc` command per module, each with its script (``module_abc_scripts``), so that
+    every module's figures in the log are its own. Returns the first script's file (the goal's
+    script, recorded with the result) and the commands. Modules sharing a script share its file."""
+    files: dict[str, Path] = {}
+    commands = []
+    for module, text in module_abc_scripts(modules, settings).items():
+        if text not in files:
+            files[text] = work / ("asic.abc" if not files else f"asic_{len(files)}.abc")
+            files[text].write_text(text + "\n")
+        if any(c in module for c in "*?[]"):
+            raise CipherbenchError(f"module name {module!r} has a Yosys wildcard character; "
+                                   "rename it in the generator")
+        commands.append(f"abc {options} -script {files[text]} {module}")
+    if not files:  # no module at all: nothing to map, but the goal's script is still recorded
+        text = abc_script(settings["goal"], settings["delay_ps"], settings["structure"])
+        files[text] = work / "asic.abc"
+        files[text].write_text(text + "\n")
+    return next(iter(files.values())), commands
 
 
 def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any],

@@ -14,7 +14,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..errors import CipherbenchError
 
-Measurement = float | int | str
+# A figure; a dict for per-part figures such as ABC's delay of each module (flows/asic.py).
+Measurement = float | int | str | dict[str, float]
 
 
 @dataclass

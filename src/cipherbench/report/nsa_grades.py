@@ -53,7 +53,7 @@ THEIRS_GROUP = f"{published.GROUP_LABEL}, bits/s per um2"
 # The ASIC goals that are points of the sweep: the two ends and explicit delay targets.
 _GOAL = re.compile(r"^(area|speed|d\d+ps)$")
 # Settings that name the point of the sweep rather than the series it belongs to.
-_POINT_SETTINGS = ("goal", "delay_ps")
+_POINT_SETTINGS = ("goal", "delay_ps", "grade_position", "module_delays_ps")
 
 FORMULA_NOTE = (
     "%Change (high-low) = (max - min) / min x 100 over a row's grades, the NSA's formula (it "

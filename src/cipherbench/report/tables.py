@@ -81,7 +81,9 @@ def fmt(value: Any) -> str:
 # Settings that the tables leave out: they are in the provenance section (Liberty file and hash),
 # repeat the target id, or are empty defaults.
 _PROVENANCE_ONLY = {"liberty", "liberty_sha256", "liberty_name", "nand2_cell", "nand2_area_um2",
-                    "clock_period_ns", "blocks", "family"}
+                    "clock_period_ns", "blocks", "family",
+                    # a speed grade's per-module ends (flows/asic.py): long, and implied by the row
+                    "module_delays_ps"}
 
 
 def settings_text(settings: dict[str, Any]) -> str:
