@@ -1,8 +1,11 @@
 """The NSA study's figures in one Markdown table: per finalist core, the ASIC area and speed ends
 (kGE / MHz / Mbps / Kbps per GE, 128-bit keys), the generic transistor count and the key setup in
 clocks (encryption / decryption), from a results database or a `cipherbench export` file.
+With ``--grades``: every design's ASIC points (the ends and the speed grades between them) as
+kGE / critical path in ns, in the order of the study's grades (speed end, then positions 1/4,
+1/2 and 3/4, then the area end), and how many distinct points they are.
 
-Usage: python benchmarks/nsa_summary.py benchmarks/results/nsa.json
+Usage: python benchmarks/nsa_summary.py benchmarks/results/nsa.json [--grades]
        python benchmarks/nsa_summary.py --db results/cipherbench.sqlite
 """
 
@@ -41,7 +44,7 @@ def table(rows: list[Result]) -> str:
     by_design: dict[str, dict[str, Result]] = {}
     for row in rows:
         if row.ok and published.architecture_of(row.design):
-            slot = "generic" if row.target == "generic" else str(row.settings.get("goal"))
+            slot = "generic" if row.target_kind == "generic" else str(row.settings.get("goal"))
             by_design.setdefault(row.design, {})[slot] = row
     lines = ["| design | area end: kGE / MHz / Mbps / Kbps/GE | speed end: kGE / MHz / Mbps / "
              "Kbps/GE | transistors (generic) | key setup (clocks) |",
@@ -58,10 +61,36 @@ def table(rows: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def _point(row: Result) -> str:
+    return f"{row.measurements['gate_equivalents'] / 1000:,.1f} / {row.measurements['critical_path_ns']:.3f}"
+
+
+def grades_table(rows: list[Result]) -> str:
+    by_design: dict[str, dict[float, Result]] = {}
+    for row in rows:
+        if not (row.ok and row.target_kind == "asic" and published.architecture_of(row.design)):
+            continue
+        goal = row.settings.get("goal")
+        position = 0.0 if goal == "speed" else 1.0 if goal == "area" else row.settings.get(
+            "grade_position")
+        if position is not None:
+            by_design.setdefault(row.design, {})[float(position)] = row
+    lines = ["| design | speed end | grade at 1/4 | at 1/2 | at 3/4 | area end | distinct |",
+             "| --- | --- | --- | --- | --- | --- | ---: |"]
+    for design in sorted(by_design, key=_sort_key):
+        points = [by_design[design][p] for p in sorted(by_design[design])]
+        distinct = len({_point(r) for r in points})
+        lines.append(f"| {design} | " + " | ".join(_point(r) for r in points)
+                     + f" | {distinct} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("export", nargs="?", type=Path, help="a cipherbench export (JSON)")
     parser.add_argument("--db", help="a results database instead of an export")
+    parser.add_argument("--grades", action="store_true",
+                        help="the speed grades between the ends instead (kGE / ns)")
     args = parser.parse_args()
     if (args.export is None) == (args.db is None):
         parser.error("give an export file or --db, one of them")
@@ -70,7 +99,8 @@ def main() -> int:
             rows = store.results()
     else:
         rows = read_export(args.export)
-    print(table(current_rows(rows)))
+    rows = current_rows(rows)
+    print(grades_table(rows) if args.grades else table(rows))
     return 0
 
 

@@ -526,6 +526,72 @@ def test_asic_bottom_up(designs: dict[str, Path], nangate: str, tmp_path: Path) 
         assert "xtime" not in Path(powered.artifacts[view]).read_text(), view
 
 
+def test_asic_speed_grade_gives_each_module_its_own_target(designs: dict[str, Path], nangate: str,
+                                                           tmp_path: Path) -> None:
+    """Each end records ABC's delay of every module it mapped; a grade between them maps each
+    module to a target that far between the module's own ends: delay-mapped and upsized nearer
+    the speed end, area-mapped and sized nearer the area end."""
+    from cipherbench.flows.asic import grade_target_ps
+
+    settings = {"liberty": nangate, "hierarchy": "bottom-up", "power": False}
+    ends = {goal: run("asic", designs["sbox"], tmp_path / goal, {**settings, "goal": goal})
+            for goal in ("speed", "area")}
+    delays = {goal: r.measurements["abc_module_delays_ps"] for goal, r in ends.items()}
+    assert set(delays["speed"]) == set(delays["area"]) == {"sbox_reg"}
+    speed_ps, area_ps = delays["speed"]["sbox_reg"], delays["area"]["sbox_reg"]
+    assert 0 < speed_ps < area_ps
+    modules = {"sbox_reg": [speed_ps, area_ps]}
+    for position, mapper in ((0.25, "&nf -R 1000 -D "), (0.75, "amap;")):
+        grade = run("asic", designs["sbox"], tmp_path / f"g{position}",
+                    {**settings, "delay_ps": 900, "grade_position": position,
+                     "module_delays_ps": modules})
+        assert grade.target.endswith(":d900ps:bottom-up")
+        target = grade_target_ps(position, speed_ps, area_ps)
+        assert speed_ps < target < area_ps
+        scripts = [p.read_text() for p in sorted((tmp_path / f"g{position}").glob("asic*.abc"))]
+        assert len(scripts) == 1 and mapper in scripts[0] and f"upsize -D {target};" in scripts[0]
+        assert ("dnsize" in scripts[0]) == (position > 0.5)
+        assert grade.measurements["abc_module_delays_ps"]["sbox_reg"] > 0
+    # A design of several modules gets one ABC pass for each; a tiny module's ends can come out
+    # in either order (ABC's upsizing loads its driver), and it records them all the same.
+    repeated = run("asic", designs["repeated"], tmp_path / "repeated", {**settings, "goal": "area"})
+    log = Path(repeated.artifacts["yosys_log"]).read_text()
+    assert log.count("Executing ABC pass") == 2
+    assert set(repeated.measurements["abc_module_delays_ps"]) == {"xtime"}  # rounds_top: registers
+
+
+def test_abc_module_delays_reads_one_pass_per_module() -> None:
+    from cipherbench.flows.asic import abc_module_delays
+
+    log = """
+3. Executing ABC pass (technology mapping using ABC).
+3.1. Extracting gate netlist of module `\\top.round' to `<abc-temp-dir>/input.blif'..
+ABC: WireLoad = "none"  Gates =  12 ( 1 %)   Cap =  4.4 ff (  4.0 %)   Area =  14.2 ( 88.9 %)   Delay =   367.88 ps  ( 29.5 %)
+4. Executing ABC pass (technology mapping using ABC).
+4.1. Extracting gate netlist of module `\\top' to `<abc-temp-dir>/input.blif'..
+Don't call ABC as there is nothing to map.
+5. Executing ABC pass (technology mapping using ABC).
+5.1. Extracting gate netlist of module `\\top.step$23' to `<abc-temp-dir>/input.blif'..
+ABC: WireLoad = "none"  Gates =  9 ( 1 %)   Cap =  4.4 ff (  4.0 %)   Area =  10.0 ( 88.9 %)   Delay =  1200.50 ps  ( 29.5 %)
+ABC: WireLoad = "none"  Gates =  9 ( 1 %)   Cap =  4.4 ff (  4.0 %)   Area =  10.0 ( 88.9 %)   Delay =  1100.25 ps  ( 29.5 %)
+"""
+    assert abc_module_delays(log) == {"top.round": 367.88, "top.step$23": 1100.25}
+
+
+@pytest.mark.parametrize(("extra", "fragment"), [
+    ({"grade_position": 1.0, "delay_ps": 500, "module_delays_ps": {}}, "strictly between 0"),
+    ({"grade_position": 0.5, "module_delays_ps": {}}, "needs delay_ps"),
+    ({"module_delays_ps": {"m": [1, 2]}}, "needs grade_position"),
+    ({"grade_position": 0.5, "delay_ps": 500, "module_delays_ps": {"m": [1]}},
+     r"\[speed_end_ps, area_end_ps\]"),
+])
+def test_bad_speed_grade_settings_name_the_fix(extra: dict[str, object], fragment: str) -> None:
+    from cipherbench.flows.asic import effective_settings
+
+    with pytest.raises(CipherbenchError, match=fragment):
+        effective_settings(extra)
+
+
 @pytest.mark.parametrize("hierarchy", ["flat", "bottom-up"])
 def test_generic_and_asic_netlists_share_one_reference(designs: dict[str, Path], nangate: str,
                                                       hierarchy: str, tmp_path: Path,
@@ -539,6 +605,11 @@ def test_generic_and_asic_netlists_share_one_reference(designs: dict[str, Path],
     reference = generic.artifacts["equivalence_reference"]
     assert asic.artifacts["equivalence_reference"] == reference
     assert "yosys_prefix_log" in generic.artifacts  # the first job made it; the second took it
+    assert "yosys_gates_log" not in asic.artifacts and "yosys_prefix_log" in asic.artifacts
+    alone = run("asic", designs["repeated"], tmp_path / "alone",
+                {"liberty": nangate, "goal": "area", "hierarchy": hierarchy, "power": False,
+                 "structure": "keep"})
+    assert Path(alone.artifacts["yosys_gates_log"]).name == "asic_yosys_gates.log"
     assert "equivalence_cells" not in generic.artifacts
     proof = prove_equal(Path(reference), Path(generic.artifacts["equivalence_netlist"]),
                         "rounds_top", tmp_path / "generic_proof")

@@ -88,7 +88,22 @@ def test_grades_are_planned_from_the_stored_ends(tmp_path: Path) -> None:
     assert [job.design for job in grades] == [designs[0]] * 3
     assert [job.target.settings["delay_ps"] for job in grades] == [1250, 1500, 1750]
     assert all("goal" not in job.target.settings and job.target.flow == "asic" for job in grades)
+    # Results of an older cipherbench, without each module's delay: one target for the design.
+    assert all("grade_position" not in job.target.settings for job in grades)
     assert plan_speed_grades(jobs, 0, Store()) == []
+
+    # With each module's ABC delay at both ends, every grade places every module between them.
+    for key, result in stored.items():
+        speed = result.measurements["critical_path_ns"] == 1.0
+        result.measurements["abc_module_delays_ps"] = (
+            {"top.round": 400.0, "top.keys": 300.0, "top": 50.0} if speed
+            else {"top.round": 800.0, "top.keys": 350.0})
+    grades = plan_speed_grades(jobs, study.asic_speed_grades, Store())
+    assert [job.target.settings["delay_ps"] for job in grades] == [1250, 1500, 1750]
+    assert [job.target.settings["grade_position"] for job in grades] == [0.25, 0.5, 0.75]
+    for job in grades:  # a module only one end mapped is left out
+        assert job.target.settings["module_delays_ps"] == {"top.keys": [300.0, 350.0],
+                                                          "top.round": [400.0, 800.0]}
 
 
 def test_fpga_search_and_seeds_reach_every_fpga_job(tmp_path: Path) -> None:

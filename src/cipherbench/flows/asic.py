@@ -133,8 +133,9 @@ def abc_script(goal: str, delay_ps: int | None, structure: str = "restructure") 
         return f"{prepare}; &put; amap; buffer -p; dnsize -D {AREA_DNSIZE_PS}; stime -p"
     if goal == "speed":
         # No dnsize: ABC sizes each module by its own paths, and downsizing what is not critical
-        # there slowed the assembled design (MARS-128 iterative, bottom-up: 5.67 ns with
-        # `dnsize -D 1`, 4.69 ns without, for 7 % more area; BENCHMARKS.md).
+        # there slowed the assembled design: without it 17 of the NSA study's 20 designs were
+        # faster bottom-up (MARS-128 iterative 5.67 -> 4.69 ns, for 8 % more area), the AES
+        # 3-in-1 pipeline 5 % slower (BENCHMARKS.md, "Speed grades per module").
         return f"{prepare}; &nf -D {SPEED_DELAY_PS}; &put; buffer -p; upsize -D {SPEED_DELAY_PS}; stime -p"
     return (
         f"{prepare}; &nf -D {delay_ps}; &put; buffer -p; "
@@ -336,8 +337,8 @@ def synthesize(
     dont_use = "".join(f" -dont_use {pattern}" for pattern in patterns)
     netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
     mapped, mapped_rtlil = work / "asic_mapped.v", work / "asic_mapped.il"
-    prefix, reference, unmap, prefix_log = _registers_mapped(design, library, settings,
-                                                             dont_use, work)
+    prefix, reference, unmap, prefix_logs = _registers_mapped(design, library, settings,
+                                                              dont_use, work)
     abc_path, abc_passes = _abc_passes(rtlil_modules(prefix), settings, work,
                                        f"-liberty {lib} {constr_arg}".rstrip() + dont_use)
     script = [
@@ -392,8 +393,7 @@ def synthesize(
         "equivalence_cells": str(library.path),
         "equivalence_register_map": str(unmap),
     }
-    if prefix_log is not None:
-        artifacts["yosys_prefix_log"] = str(prefix_log)
+    artifacts.update({name: str(path) for name, path in prefix_logs.items()})
     if constr is not None:
         artifacts["abc_constraints"] = str(constr_path)
     artifacts["mapped"] = str(mapped)
@@ -426,13 +426,14 @@ def _abc_passes(modules: list[str], settings: dict[str, Any], work: Path,
 
 
 def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any],
-                      dont_use: str, work: Path) -> tuple[Path, Path, Path, Path | None]:
+                      dont_use: str, work: Path) -> tuple[Path, Path, Path, dict[str, Path]]:
     """The design's gate prefix (flows/gates_prefix.py, shared with the generic flow) with its
     registers mapped onto the library: all of the flow before ABC, as gzipped RTLIL. Returns it,
     the netlist the proofs take as reference (the gate prefix, or with ``sequential = "latch"``
     the prefix with its flip-flops made latch pairs), the map that turns the library's
-    registers back into Yosys' (verify/netlist_proof.py ``register_unmap``), and the log of the
-    run that made the mapped prefix (None when it was cached).
+    registers back into Yosys' (verify/netlist_proof.py ``register_unmap``), and the logs of
+    the runs this job made: ``yosys_gates_log`` (the gate prefix) and ``yosys_prefix_log`` (its
+    registers mapped), each absent when it came from the cache.
 
     Only ABC's script differs between the goals and speed grades of one design, so this is made
     once and kept (``<cache>/synth``), keyed by the gate prefix, the Liberty, Yosys' version and
@@ -442,8 +443,9 @@ def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any]
     from ..cache import cache_root
     from ..verify.netlist_proof import register_unmap
 
-    gates, _ = gates_prefix(design, settings["hierarchy"], settings["structure"],
-                            work / "asic_yosys_gates.log")
+    gates, gates_log = gates_prefix(design, settings["hierarchy"], settings["structure"],
+                                    work / "asic_yosys_gates.log")
+    logs = {"yosys_gates_log": gates_log} if gates_log is not None else {}
     folder = cache_root() / "synth"
     latches: list[str] = []
     if settings["sequential"] == "latch":
@@ -460,12 +462,12 @@ def _registers_mapped(design: Design, library: Liberty, settings: dict[str, Any]
     reference = folder / f"{stem}.latches.il.gz" if latches else gates
     unmap = folder / f"{stem}.unmap.v"
     if unmap.exists():  # published last
-        return rtlil, reference, unmap, None
+        return rtlil, reference, unmap, logs
     log = work / "asic_yosys_prefix.log"
     outputs = [*([(latches, reference)] if latches else []), (mapping, rtlil)]
     publish_yosys_outputs([f"read_rtlil {gates}"], outputs, log, timeout=YOSYS_TIMEOUT_S)
     publish_text(unmap, register_unmap(log.read_text()))
-    return rtlil, reference, unmap, log
+    return rtlil, reference, unmap, {**logs, "yosys_prefix_log": log}
 
 
 def _simulation_netlists(design: Design, library: Liberty, mapped: Path,
