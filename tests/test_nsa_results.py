@@ -1,7 +1,8 @@
 """The NSA study's recorded rows (benchmarks/results/nsa.json, a `cipherbench export` of the run
-BENCHMARKS.md describes): every row verified before it was measured and its netlist simulated
-without a mismatch, and the report built from them regenerates NSA Tables 1-10 for all five
-finalists and judges the seed's findings as BENCHMARKS.md states. Cheap: no tool runs."""
+BENCHMARKS.md describes, bottom-up synthesis): every row verified before it was measured and its
+netlist simulated without a mismatch (or proven equal to one that was), and the report built
+from them regenerates NSA Tables 1-10 and the speed grades of Tables 13, 14, 17 and 18 for all
+five finalists and judges the seed's findings as BENCHMARKS.md states. Cheap: no tool runs."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cipherbench.report import current_rows, nsa_findings, published, tables
+from cipherbench.report import current_rows, nsa_findings, nsa_grades, published, tables
 from cipherbench.store import Result
 from cipherbench.store.transfer import read_export
 from cipherbench.study import load_study
@@ -34,6 +35,21 @@ def test_every_row_was_verified_and_its_netlist_simulated(rows: list[Result]) ->
         assert row.provenance["job_seconds"] > 0
 
 
+def _speed_ends(rows: list[Result], prefix: str) -> dict[str, Result]:
+    return {r.design: r for r in rows if r.design.startswith(prefix)
+            and r.target_kind == "asic" and r.settings.get("goal") == "speed"}
+
+
+def test_every_design_has_five_distinct_speed_grades(rows: list[Result]) -> None:
+    # Each module gets its own target between its own ends (flows/asic.py): no grade collapses.
+    series = nsa_grades.speed_grades(rows)
+    named = {str(spec) for spec in load_study(STUDY).designs}
+    assert {s.design for s in series} >= named
+    for s in series:
+        if s.design in named:
+            assert len(s.points) == 5, s.design
+
+
 def test_the_nsa_tables_cover_the_five_finalists(rows: list[Result]) -> None:
     titles = [t.title for t in tables.nsa_tables(rows)]
     for cipher in published.NSA_CIPHERS:
@@ -54,10 +70,14 @@ def test_the_seeds_findings_as_measured(rows: list[Result]) -> None:
         assert verdicts[("MARS is the largest iterative core", cores)] == "yes"
         assert verdicts[("MARS is the slowest iterative core", cores)] == "yes"
         assert verdicts[("RC6 and MARS have the longest key setup", cores)] == "yes"
-        # RC6's round-key registers make it larger than Rijndael and Serpent here.
-        assert verdicts[("Twofish and RC6 are the smallest iterative cores", cores)] == "partly"
+    # RC6's round-key registers make it larger than Rijndael and Serpent here; 3-in-1, Twofish's
+    # longer keys make it larger than both too.
+    assert verdicts[("Twofish and RC6 are the smallest iterative cores", "128-bit")] == "partly"
+    assert verdicts[("Twofish and RC6 are the smallest iterative cores", "3-in-1")] == "no"
+    # Bottom-up, the AES-128 pipeline's speed end (1.209 ns) outruns Serpent's fastest point
+    # (1.295 ns): 105.9 Gbps against 98.8.
     assert verdicts[("In the pipelined architecture Serpent has the highest throughput",
-                     "128-bit")] == "yes"
+                     "128-bit")] == "no"
     # Serpent's 128-bit pipeline (32 unrolled rounds, each with its round-key stage) outweighs
     # MARS's, whose round keys are stored.
     assert verdicts[("MARS is the largest pipeline", "128-bit")] == "no"
@@ -72,13 +92,12 @@ def test_the_seeds_findings_as_measured(rows: list[Result]) -> None:
 def test_serpents_3_in_1_pipeline_was_clocked_by_its_key_load(rows: list[Result]) -> None:
     # With the direct load, the key length's padding, the load and a key step sat in one clock:
     # the path starts at the key-length register. Registered, the clock is the travelling keys'.
-    speed = {r.design: r for r in rows if r.design.startswith("serpent/pipelined")
-             and r.target.endswith(":speed")}
+    speed = _speed_ends(rows, "serpent/pipelined")
     direct = speed["serpent/pipelined"]
     registered = speed["serpent/pipelined:load=registered"]
     assert direct.measurements["critical_path_start"].startswith("key_schedule.key_len")
     assert "key_len" not in registered.measurements["critical_path_start"]
-    assert registered.metrics["fmax_mhz"] > 1.3 * direct.metrics["fmax_mhz"]
+    assert registered.metrics["fmax_mhz"] > 1.2 * direct.metrics["fmax_mhz"]  # 1.25 measured
     assert registered.metrics["gate_equivalents"] < 1.02 * direct.metrics["gate_equivalents"]
 
 
@@ -89,12 +108,12 @@ def test_rc6s_departure_is_its_storage(rows: list[Result]) -> None:
 
 def test_twofish_3_in_1_pipeline_pays_for_its_key_lengths(rows: list[Result]) -> None:
     # Twofish's key-dependent S-boxes are computed in every stage; 3-in-1, the key length picks
-    # the q-chain depth, so the path starts at the stored key length and the core is larger.
+    # the q-chain depth, so the core is larger. Its fastest path runs from a stage's direction
+    # bit into the datapath (the flat synthesis's started at the stored key length).
     start, end = nsa_findings.fastest_path(rows, LIBRARY, "3-in-1", "pipelined", "twofish")
-    assert "key_len" in start and end.startswith("datapath.")
-    area = {r.design: r.metrics["gate_equivalents"] for r in rows
-            if r.design.startswith("twofish") and r.design.endswith("/pipelined")
-            and r.target.endswith(":speed")}
+    assert start.startswith("controller.dec") and end.startswith("datapath.")
+    area = {d: r.metrics["gate_equivalents"] for d, r in _speed_ends(rows, "twofish").items()
+            if d.endswith("/pipelined")}
     assert area["twofish/pipelined"] > 1.5 * area["twofish-128/pipelined"]
 
 
@@ -102,7 +121,8 @@ def test_every_nsa_design_counts_its_transistors(rows: list[Result]) -> None:
     # Tables 1-10's transistor counts come from the generic target, for every design the study
     # names (Serpent's pipelines with the registered key load); a pipeline is many times an
     # iterative core of the same cipher and keys.
-    generic = {r.design: r.measurements["transistors"] for r in rows if r.target == "generic"}
+    generic = {r.design: r.measurements["transistors"] for r in rows
+               if r.target_kind == "generic"}
     named = [str(spec) for spec in load_study(STUDY).designs]
     assert {d for d in named if d not in generic} == set()
     for design in named:
@@ -114,8 +134,7 @@ def test_every_nsa_design_counts_its_transistors(rows: list[Result]) -> None:
 def test_serpents_registered_load_is_the_faster_pipeline(rows: list[Result]) -> None:
     # The registered key load takes the load out of the start states' clock: the 128-bit
     # pipeline is faster for under 1 % more area, and its clock is set by the travelling keys.
-    speed = {r.design: r for r in rows if r.design.startswith("serpent-128/pipelined")
-             and r.target.endswith(":speed")}
+    speed = _speed_ends(rows, "serpent-128/pipelined")
     direct = speed["serpent-128/pipelined"]
     registered = speed["serpent-128/pipelined:load=registered"]
     assert registered.metrics["fmax_mhz"] > 1.05 * direct.metrics["fmax_mhz"]
