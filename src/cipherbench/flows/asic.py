@@ -98,8 +98,9 @@ endmodule
 # it; the slack at one period says nothing about a path that borrows): this many halvings.
 LATCH_BISECTION_STEPS = 22
 SPEED_DELAY_PS = 1
-# &nf's delay relaxation for speed grades: measured to give 6-10 % less area than plain
-# `&nf -D t` at the same delay on the MARS modules (BENCHMARKS.md, "Speed grades per module").
+# &nf's delay relaxation for speed grades: measured to give about 6 % less area than plain
+# `&nf -D t` at the same delay on MARS' multiplier module (BENCHMARKS.md, "Speed grades per
+# module").
 GRADE_NF_RELAX = 1000
 # Grades at or beyond this position map for area and size up (module docstring).
 GRADE_AREA_MAPPING_FROM = 0.5
@@ -406,8 +407,9 @@ def synthesize(
 def _abc_passes(modules: list[str], settings: dict[str, Any], work: Path,
                 options: str) -> tuple[Path, list[str]]:
     """One `abc` command per module, each with its script (``module_abc_scripts``), so that
-    every module's figures in the log are its own. Returns the first script's file (the goal's
-    script, recorded with the result) and the commands. Modules sharing a script share its file."""
+    every module's figures in the log are its own. Returns the first module's script file
+    (artifact ``abc_script``; the others sit beside it as asic_<n>.abc) and the commands.
+    Modules sharing a script share its file."""
     files: dict[str, Path] = {}
     commands = []
     for module, text in module_abc_scripts(modules, settings).items():
