@@ -550,3 +550,18 @@ def test_load_liberty_files(raw: bytes) -> None:
                 del os.environ["CIPHERBENCH_CACHE"]
             else:
                 os.environ["CIPHERBENCH_CACHE"] = saved
+
+
+def test_nessie_cipher_longer_than_its_block_is_a_clear_error(tmp_path: Path) -> None:
+    # Found by test_mutated_files_give_cases_or_a_clear_error in CI (2026-11-26): a cipher= line
+    # grown by wrapped hex lines was read as a 100,016-byte "block".
+    import pytest
+
+    from cipherbench.verify.kat_formats import read_nessie
+
+    path = tmp_path / "v.txt"
+    zeros = "00" * 16
+    path.write_text("Set 1, vector#  0:\n" f"  key={zeros}\n  plain={zeros}\n  cipher={zeros}\n"
+                    f"{zeros}\n  decrypted={zeros}\n\nEnd of test vectors\n")
+    with pytest.raises(CipherbenchError, match="plain and cipher lengths differ"):
+        read_nessie(path)
