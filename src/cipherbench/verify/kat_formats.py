@@ -426,10 +426,6 @@ def _nessie_cases(path: Path, vector: _NessieVector, kat: KatFile) -> None:
     if len(plain) != len(cipher):
         raise _fail(where, f"plain and cipher lengths differ ({len(plain)} and {len(cipher)} "
                     "bytes)", "one block each")
-    for _, value in iterations:
-        if len(value) != len(plain):
-            raise _fail(where, f"iterated value is {len(value)} bytes, not the block's "
-                        f"{len(plain)}", "one block each")
     kat.cases.append(VectorCase(key, plain, cipher, False, vector.label))
     kat.cases.append(VectorCase(key, cipher, plain, True, vector.label))
     # Sets 1-4 list the round trip as decrypted=, sets 5-8 as encrypted=: both must give the input back.
