@@ -127,9 +127,14 @@ _RE_ABC_DELAY = re.compile(r"Delay =\s*(-?[\d.]+) ps")
 _RE_RTLIL_MODULE = re.compile(r"^module \\?(\S+)$")
 
 
+def _abc_prepare(structure: str) -> str:
+    """ABC's steps before mapping, for the ``structure`` setting."""
+    return _ABC_PREPARE_KEEP if structure == "keep" else _ABC_PREPARE
+
+
 def abc_script(goal: str, delay_ps: int | None, structure: str = "restructure") -> str:
     """The ABC script for a goal, written out in full so it is recorded with the result."""
-    prepare = _ABC_PREPARE_KEEP if structure == "keep" else _ABC_PREPARE
+    prepare = _abc_prepare(structure)
     if goal == "area":
         return f"{prepare}; &put; amap; buffer -p; dnsize -D {AREA_DNSIZE_PS}; stime -p"
     if goal == "speed":
@@ -152,7 +157,7 @@ def grade_target_ps(position: float, speed_ps: float, area_ps: float) -> int:
 
 def grade_abc_script(position: float, target_ps: int, structure: str = "restructure") -> str:
     """The ABC script of one module at a speed grade (module docstring)."""
-    prepare = _ABC_PREPARE_KEEP if structure == "keep" else _ABC_PREPARE
+    prepare = _abc_prepare(structure)
     upsize = f"buffer -p; upsize -D {target_ps}"
     if position < GRADE_AREA_MAPPING_FROM:
         return f"{prepare}; &nf -R {GRADE_NF_RELAX} -D {target_ps}; &put; {upsize}; stime -p"
