@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 debian_packages=(opensta g++ make python3-venv python3-dev libcrypto++-dev python3-botan)
 # The asic-layout target: qflow drives graywolf (placement) and qrouter (routing) on the OSU
 # 0.18 um cell kit, which Debian ships with its LEF and Liberty (docs/flows.md "layout").
-debian_packages+=(qflow qflow-tech-osu018)
+debian_packages+=(qflow qflow-tech-osu018 qflow-tech-osu035 qflow-tech-osu050)
 # Headless browser for the HTML explorer's tests (tests/test_html_explorer.py): Playwright, from
 # the test extras, drives Debian's chromium through executable_path; no `playwright install`.
 debian_packages+=(chromium)

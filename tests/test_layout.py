@@ -125,9 +125,9 @@ def test_missing_qflow_names_the_packages(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 
 def test_missing_kit_names_its_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from cipherbench.flows import layout
+    from cipherbench.flows import libraries
 
-    monkeypatch.setattr(layout, "TECH_ROOT", tmp_path)
+    monkeypatch.setattr(libraries, "KIT_ROOT", tmp_path)
     with pytest.raises(ToolMissing, match="apt-get install qflow-tech-osu035"):
         tech_files("osu035")
 

@@ -262,11 +262,14 @@ def verify(design: str, random_blocks: int, seed: int, mct_outer: int) -> None:
 @main.command()
 @click.argument("study", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @_db_option
-@click.option("--liberty", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Liberty file for the asic target (default: $CIPHERBENCH_LIBERTY, $PDK_ROOT).")
+@click.option("--liberty", default=None, metavar="LIB",
+              help="A Liberty file, or a built-in library (osu018, osu035, osu050), measured by "
+                   "the asic target beside the study's own (default osu018); else "
+                   "$CIPHERBENCH_LIBERTY, $PDK_ROOT.")
 @click.option("--design", "designs", multiple=True, help="Override the study's designs.")
 @click.option("--target", "targets", multiple=True,
-              help="Override the study's targets (generic, asic, fpga-ecp5, fpga-ice40).")
+              help="Override the study's targets (generic, asic, fpga-ecp5, fpga-ice40, "
+                   "asic-layout).")
 @click.option("--force", is_flag=True, help="Recompute even cached results.")
 @click.option("--jobs", "-j", "jobs", type=int, default=None, metavar="N",
               help="Local worker processes (default: the CPUs this process may use; 1 runs "
@@ -279,7 +282,7 @@ def verify(design: str, random_blocks: int, seed: int, mct_outer: int) -> None:
               help="Dask scheduler address for --executor dask, e.g. tcp://host:8786.")
 @click.option("--workers", type=int, default=None, metavar="N",
               help="Worker processes of --executor dask-local (default: the CPUs).")
-def run(study: Path | None, db: str | None, liberty: Path | None, designs: tuple[str, ...],
+def run(study: Path | None, db: str | None, liberty: str | None, designs: tuple[str, ...],
         targets: tuple[str, ...], force: bool, jobs: int | None, executor: str,
         scheduler: str | None, workers: int | None) -> None:
     """Run a study (default: AES-128 and 3-in-1 iterative on every available target)."""
@@ -336,8 +339,9 @@ def reproduce(result_id: int, db: str | None) -> None:
 @main.command()
 @click.argument("component", required=False)
 @click.option("--list", "list_components", is_flag=True, help="List the components and exit.")
-@click.option("--liberty", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Liberty file (default: $CIPHERBENCH_LIBERTY, $PDK_ROOT).")
+@click.option("--liberty", default=None, metavar="LIB",
+              help="A Liberty file or a built-in library (osu018, osu035, osu050); default: "
+                   "$CIPHERBENCH_LIBERTY, $PDK_ROOT, else osu018.")
 @click.option("--points", default=7, show_default=True,
               help="Syntheses on the curve: the area end, the speed end and N-2 delay targets.")
 @_db_option
@@ -349,7 +353,7 @@ def reproduce(result_id: int, db: str | None) -> None:
               show_default=True,
               help="keep: synthesize without ABC's restructuring (dc2, fraig, scorr), so the "
                    "component's own structure (ripple or prefix carries) is what gets mapped.")
-def characterize(component: str | None, list_components: bool, liberty: Path | None,
+def characterize(component: str | None, list_components: bool, liberty: str | None,
                  points: int, db: str | None, out_dir: Path, force: bool,
                  structure: str) -> None:
     """Sweep COMPONENT's area-delay curve on the ASIC flow and pick five speed grades."""

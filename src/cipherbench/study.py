@@ -6,7 +6,9 @@ Study file::
     designs = ["aes-128/iterative", "aes/iterative"]
     targets = ["generic", "asic", "fpga-ecp5", "fpga-ice40"]
     asic_goals = ["area", "speed"]      # optional
-    liberty = "path/to/lib.lib.gz"       # optional; else --liberty, $CIPHERBENCH_LIBERTY, $PDK_ROOT
+    liberty = ["osu050"]                 # optional: the asic target's libraries, built-in kit names
+                                         # (osu018, osu035, osu050) or Liberty paths; default osu018.
+                                         # --liberty, $CIPHERBENCH_LIBERTY or $PDK_ROOT add one.
     skip_unavailable = true              # optional: leave out targets whose tools are missing
     asic_speed_grades = 5                # optional: the NSA's speed grades (seed 000 section 3.2)
     fpga_fmax_search = true              # optional: raise the requested clock (docs/flows.md)
@@ -47,7 +49,8 @@ from . import __version__
 from .errors import CipherbenchError
 from .spec import DesignSpec, parse
 from .targets import (
-    ASIC_GOALS, DEFAULT_TARGETS, TARGET_NAMES, Target, expand_target, target_unavailable,
+    ASIC_GOALS, DEFAULT_TARGETS, TARGET_NAMES, Target, asic_libraries, expand_target,
+    target_unavailable,
 )
 
 if TYPE_CHECKING:
@@ -72,7 +75,10 @@ class Study:
     designs: tuple[DesignSpec, ...]
     targets: tuple[str, ...]
     asic_goals: tuple[str, ...] = ASIC_GOALS
-    liberty: Path | None = None
+    # The asic target's own libraries (kit names or Liberty paths; empty: the built-in osu018),
+    # and the configured one (--liberty), measured as well as they are (targets.asic_libraries).
+    libraries: tuple[str, ...] = ()
+    liberty: str | None = None
     skip_unavailable: bool = True
     asic_speed_grades: int = 0  # 0: the goals' ends only; n >= 2: n grades from speed to area
     # The asic flow's storage: flip-flops, and/or each flip-flop as a two-phase latch pair.
@@ -86,7 +92,7 @@ class Study:
     layout_settings: tuple[tuple[str, Any], ...] = ()  # added to the asic-layout target's
 
     def override(self, *, designs: tuple[str, ...] = (), targets: tuple[str, ...] = (),
-                 liberty: Path | None = None) -> "Study":
+                 liberty: str | Path | None = None) -> "Study":
         study = self
         if designs:
             study = replace(study, designs=tuple(parse(d) for d in designs))
@@ -94,7 +100,7 @@ class Study:
             study = replace(study, targets=_check_targets(targets, "--target"),
                             skip_unavailable=False)
         if liberty:
-            study = replace(study, liberty=liberty)
+            study = replace(study, liberty=str(liberty))
         return study
 
 
@@ -125,8 +131,8 @@ def load_study(path: Path) -> Study:
     goals = data.get("asic_goals", list(ASIC_GOALS))
     if not isinstance(goals, list) or not goals or not all(g in ASIC_GOALS for g in goals):
         raise CipherbenchError(f"{path}: 'asic_goals' must be a list of {', '.join(ASIC_GOALS)}")
-    liberty = data.get("liberty")
-    for key, kind, what in (("name", str, "a string"), ("liberty", str, "a path string"),
+    libraries = _libraries(data, path)
+    for key, kind, what in (("name", str, "a string"),
                             ("skip_unavailable", bool, "true or false"),
                             ("asic_power", bool, "true or false"),
                             ("synthesis_hierarchy", str, '"flat" or "bottom-up"')):
@@ -177,7 +183,7 @@ def load_study(path: Path) -> Study:
         designs=tuple(parse(d) for d in designs),
         targets=_check_targets(tuple(targets), str(path)),
         asic_goals=tuple(goals),
-        liberty=(Path(path).parent / liberty) if isinstance(liberty, str) else None,
+        libraries=libraries,
         skip_unavailable=bool(data.get("skip_unavailable", True)),
         asic_speed_grades=grades,
         asic_sequential=tuple(dict.fromkeys(sequential)),
@@ -186,6 +192,19 @@ def load_study(path: Path) -> Study:
         fpga_settings=tuple(fpga),
         layout_settings=tuple(layout),
     )
+
+
+def _libraries(data: dict[str, Any], path: Path) -> tuple[str, ...]:
+    """A study's ``liberty``: one library or a list, each a built-in kit name or a Liberty path
+    (relative to the study file)."""
+    from .flows.libraries import KITS, is_kit
+
+    value = data.get("liberty", [])
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
+        raise CipherbenchError(f"{path}: 'liberty' must be a library or a list of them: built-in "
+                               f"{', '.join(KITS)} or Liberty file paths")
+    return tuple(v if is_kit(v) else str(Path(path).parent / v) for v in values)
 
 
 def _hierarchy(data: dict[str, Any], path: Path) -> str:
@@ -233,14 +252,15 @@ class RunSummary:
 
 def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
     jobs: list[Job] = []
-    for name in study.targets:
-        reason = target_unavailable(name, study.liberty)
+    for name, libraries in _target_runs(study):
+        label = f"{name} on {libraries[0]}" if libraries else name
+        reason = target_unavailable(name, libraries)
         if reason is not None:
             if study.skip_unavailable:
-                summary.skipped_targets.append(f"{name} ({reason})")
+                summary.skipped_targets.append(f"{label} ({reason})")
                 continue
-            raise CipherbenchError(f"target {name} unavailable: {reason}")
-        for target in expand_target(name, liberty=study.liberty, goals=study.asic_goals):
+            raise CipherbenchError(f"target {label} unavailable: {reason}")
+        for target in expand_target(name, libraries=libraries, goals=study.asic_goals):
             if target.flow == "fpga" and study.fpga_settings:
                 target = replace(target, settings={**target.settings, **dict(study.fpga_settings)})
             if target.flow == "layout" and study.layout_settings:
@@ -255,6 +275,18 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
             for variant in _sequential_variants(target, study.asic_sequential):
                 jobs.extend(Job(design, variant) for design in study.designs)
     return jobs
+
+
+def _target_runs(study: Study) -> list[tuple[str, tuple[str, ...]]]:
+    """Each target name of the study, the asic target once per library, so that a library that
+    is not installed is skipped (or refused) by itself while the others run."""
+    runs: list[tuple[str, tuple[str, ...]]] = []
+    for name in study.targets:
+        if name == "asic":
+            runs += [(name, (lib,)) for lib in asic_libraries(study.libraries, study.liberty)]
+        else:
+            runs.append((name, ()))
+    return runs
 
 
 def _sequential_variants(target: Target, sequential: tuple[str, ...]) -> list[Target]:

@@ -1,8 +1,9 @@
 """User-facing target names and the flow + settings each stands for.
 
 ``generic``      technology-independent gates (Yosys + ABC): transistors, gates, logic depth
-``asic``         a Liberty library (``--liberty``, $CIPHERBENCH_LIBERTY or $PDK_ROOT), Yosys + ABC +
-                 OpenSTA, area- and speed-oriented synthesis
+``asic``         standard cells, Yosys + ABC + OpenSTA, area- and speed-oriented synthesis: on the
+                 built-in osu018 kit (or a study's own libraries), and on the configured
+                 Liberty as well (``--liberty``, $CIPHERBENCH_LIBERTY or $PDK_ROOT)
 ``fpga-ecp5``    Lattice ECP5 (LFE5U-25F), Yosys synth_ecp5 + nextpnr-ecp5
 ``fpga-ice40``   Lattice iCE40 (UP5K by default, 5,280 LUTs), Yosys synth_ice40 + nextpnr-ice40
 ``asic-layout``  placed and routed on an OSU cell kit (qflow: graywolf + qrouter), OpenSTA before
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .errors import CipherbenchError
 
@@ -33,17 +34,22 @@ class Target:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
-def expand_target(name: str, *, liberty: Path | None = None,
+def expand_target(name: str, *, libraries: Sequence[str | Path] = (),
                   goals: tuple[str, ...] = ASIC_GOALS) -> list[Target]:
-    """The concrete targets a target name stands for (asic: one per synthesis goal)."""
+    """The concrete targets a target name stands for (asic: one per library and synthesis goal;
+    ``libraries`` as ``asic_libraries`` gives them)."""
     if name == "generic":
         return [Target("generic", "generic", {})]
     if name == "asic":
-        from .flows.liberty import find_liberty, load_liberty
+        from .flows.liberty import load_liberty
 
-        lib = find_liberty(liberty)
-        load_liberty(lib)  # refuse a malformed Liberty, or one without a NAND2, before any job
-        return [Target("asic", "asic", {"liberty": str(lib), "goal": goal}) for goal in goals]
+        targets = []
+        for lib in libraries or asic_libraries():
+            path = _resolve(lib)
+            load_liberty(path)  # refuse a malformed Liberty, or one without a NAND2, before any job
+            targets += [Target("asic", "asic", {"liberty": str(path), "goal": goal})
+                        for goal in goals]
+        return targets
     if name == "fpga-ecp5":
         return [Target(name, "fpga", {"family": "ecp5"})]
     if name == "fpga-ice40":
@@ -53,12 +59,43 @@ def expand_target(name: str, *, liberty: Path | None = None,
     raise CipherbenchError(f"unknown target {name!r}; valid: {', '.join(TARGET_NAMES)}")
 
 
-def target_unavailable(name: str, liberty: Path | None = None) -> str | None:
+def asic_libraries(own: Sequence[str | Path] = (), explicit: str | Path | None = None) -> list[str]:
+    """The libraries the asic target measures on: a study's own (else the built-in osu018 kit),
+    and the configured Liberty (``explicit`` --liberty, $CIPHERBENCH_LIBERTY, $PDK_ROOT) as
+    well, not instead; each once. Names stay names until a job resolves them."""
+    from .flows.libraries import DEFAULT_KIT
+    from .flows.liberty import configured_liberty
+
+    wanted = [str(lib) for lib in own] or [DEFAULT_KIT]
+    configured = configured_liberty(explicit)
+    if configured is not None:
+        wanted.append(configured)
+    unique: dict[str, str] = {}
+    for lib in wanted:
+        unique.setdefault(_identity(lib), lib)
+    return list(unique.values())
+
+
+def _resolve(lib: str | Path) -> Path:
+    from .flows.liberty import resolve_liberty
+
+    return resolve_liberty(lib)
+
+
+def _identity(lib: str) -> str:
+    """One key for a kit's name and its installed path, so a library named both ways runs once."""
+    try:
+        return str(_resolve(lib).resolve())
+    except CipherbenchError:
+        return lib
+
+
+def target_unavailable(name: str, libraries: Sequence[str | Path] = ()) -> str | None:
     """Why a target cannot run on this machine (None if it can)."""
     from .flows import get_flow
 
     try:
-        targets = expand_target(name, liberty=liberty)
+        targets = expand_target(name, libraries=libraries)
     except CipherbenchError as exc:
         return str(exc)
     for target in targets:

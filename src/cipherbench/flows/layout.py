@@ -45,6 +45,7 @@ from .base import (
     missing_tool,
     yosys_id,
 )
+from .libraries import KITS, kit_files
 from .liberty import Liberty, load_liberty
 from .spef import read_netlist, read_rc, write_spef
 
@@ -57,9 +58,8 @@ DEFAULTS: dict[str, Any] = {
     "synthesis": "speed",  # "speed" | "area": the asic flow's netlist at that end; or "qflow"
     "clock_period_ns": 10.0,  # STA clock; the result (period - worst slack) does not depend on it
 }
-TECHS = ("osu018", "osu035", "osu050")
+TECHS = tuple(KITS)
 SYNTHESES = ("speed", "area", "qflow")
-TECH_ROOT = Path("/usr/share/qflow/tech")
 QFLOW_TIMEOUT_S = 4 * 3600
 STA_TIMEOUT_S = 1800
 _RE_SLACK = re.compile(r"CIPHERBENCH (pre|post)_route_slack_ns (\S+)")
@@ -158,12 +158,7 @@ def tech_files(tech: str) -> tuple[Path, Path]:
     """The Liberty and LEF of an OSU kit as Debian's qflow-tech-* packages install them."""
     if tech not in TECHS:
         raise CipherbenchError(f"layout setting tech={tech!r} must be one of {', '.join(TECHS)}")
-    folder = TECH_ROOT / tech
-    libs, lefs = sorted(folder.glob("*.lib")), sorted(folder.glob("*stdcells.lef"))
-    if not libs or not lefs:
-        raise ToolMissing(f"standard-cell kit {tech} not found in {folder}: "
-                          f"apt-get install qflow-tech-{tech}")
-    return libs[0], lefs[0]
+    return kit_files(tech)
 
 
 def effective_settings(settings: dict[str, Any]) -> dict[str, Any]:

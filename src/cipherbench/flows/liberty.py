@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
 
-from ..errors import CipherbenchError, ToolMissing
+from ..errors import CipherbenchError
+from .libraries import DEFAULT_KIT, KITS, is_kit, kit_liberty
 
 ENV_LIBERTY = "CIPHERBENCH_LIBERTY"
 ENV_CACHE = "CIPHERBENCH_CACHE"
@@ -40,7 +41,9 @@ _RE_CELL = re.compile(r"(?<![\w.])cell\s*\(\s*" + _NAME + r"\s*\)\s*\{")
 _RE_PIN = re.compile(r"(?<![\w.])pin\s*\(\s*" + _NAME + r"\s*\)\s*\{")
 _RE_AREA = re.compile(r"(?<![\w.])area\s*:\s*" + _NUMBER)
 _RE_DONT_USE = re.compile(r"(?<![\w.])dont_use\s*:\s*\"?true")
-_RE_SPECIAL = re.compile(r"(?<![\w.])(is_isolation_cell|is_level_shifter)\s*:\s*\"?true")
+# Isolation cells, level shifters and I/O pads (the OSU kits' PADINC, PADOUT, ...: a PADOUT is a
+# 27,000 um2 buffer that a delay-driven mapper would otherwise take for a strong driver).
+_RE_SPECIAL = re.compile(r"(?<![\w.])(is_isolation_cell|is_level_shifter|pad_cell)\s*:\s*\"?true")
 _RE_PG_TYPE = re.compile(r"(?<![\w.])pg_type\s*:\s*\"?(\w+)")
 _ORDINARY_PG_TYPES = {"primary_power", "primary_ground", "nwell", "pwell"}
 _RE_SEQUENTIAL = re.compile(r"(?<![\w.])(ff|latch|ff_bank|latch_bank|statetable)\s*\(")
@@ -117,23 +120,36 @@ class Liberty:
 
 
 def find_liberty(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """The Liberty to use: an explicit path, else $CIPHERBENCH_LIBERTY, else one under $PDK_ROOT."""
-    for origin, value in (("--liberty", explicit), (ENV_LIBERTY, os.environ.get(ENV_LIBERTY))):
+    """The Liberty to use: an explicit path or built-in kit name, else $CIPHERBENCH_LIBERTY,
+    else one under $PDK_ROOT, else the built-in ``osu018`` kit (flows/libraries.py)."""
+    configured = configured_liberty(explicit)
+    return resolve_liberty(configured if configured is not None else DEFAULT_KIT)
+
+
+def configured_liberty(explicit: str | os.PathLike[str] | None = None) -> str | None:
+    """What the user configured, if anything: --liberty, else $CIPHERBENCH_LIBERTY, else a
+    Liberty under $PDK_ROOT (a path or a built-in kit name, not yet checked)."""
+    for value in (explicit, os.environ.get(ENV_LIBERTY)):
         if value:
-            path = Path(value).expanduser()
-            if not path.is_file():
-                raise CipherbenchError(f"Liberty file {path} (from {origin}) not found")
-            return path
+            return str(value)
     pdk_root = os.environ.get("PDK_ROOT")
     if pdk_root:
         for candidate in _PDK_ROOT_CANDIDATES:
             path = Path(pdk_root) / candidate
             if path.is_file():
-                return path
-    raise ToolMissing(
-        "no Liberty library: pass --liberty FILE (setting 'liberty') or set "
-        f"{ENV_LIBERTY}=FILE, or PDK_ROOT to an open_pdks tree with sky130A"
-    )
+                return str(path)
+    return None
+
+
+def resolve_liberty(value: str | os.PathLike[str]) -> Path:
+    """A built-in kit's Liberty (``osu018``, ``osu035``, ``osu050``), or the file at a path."""
+    if is_kit(str(value)):
+        return kit_liberty(str(value))
+    path = Path(value).expanduser()
+    if not path.is_file():
+        raise CipherbenchError(f"Liberty file {path} not found: give an existing .lib or .lib.gz "
+                               f"path, or a built-in library ({', '.join(KITS)})")
+    return path
 
 
 def cache_dir() -> Path:
@@ -259,7 +275,8 @@ def _parse_cells(text: str, source: Path) -> dict[str, Cell]:
 
 
 def _is_special(cell_body: str) -> bool:
-    """Cells for power management (sky130's lpflow_* family): mapping logic onto them is wrong."""
+    """Cells for power management (sky130's lpflow_* family) or I/O pads: mapping logic onto
+    them is wrong."""
     if _RE_SPECIAL.search(cell_body):
         return True
     return any(m.group(1) not in _ORDINARY_PG_TYPES for m in _RE_PG_TYPE.finditer(cell_body))
