@@ -335,9 +335,13 @@ def test_liberty_bad_gzip(tmp_path: Path) -> None:
 
 
 def test_liberty_not_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With nothing configured the built-in osu018 kit is the Liberty; a missing one is named."""
+    from cipherbench.flows import libraries
+
     monkeypatch.delenv(liberty_mod.ENV_LIBERTY, raising=False)
     monkeypatch.setenv("PDK_ROOT", str(tmp_path))
-    with pytest.raises(ToolMissing, match="--liberty.*CIPHERBENCH_LIBERTY"):
+    monkeypatch.setattr(libraries, "KIT_ROOT", tmp_path)
+    with pytest.raises(ToolMissing, match="osu018 is not installed.*apt-get install qflow-tech-osu018"):
         load_liberty(None)
     with pytest.raises(CipherbenchError, match="not found"):
         load_liberty(tmp_path / "missing.lib")

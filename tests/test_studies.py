@@ -12,6 +12,19 @@ from cipherbench.study import load_study
 STUDIES = sorted((Path(__file__).resolve().parent.parent / "studies").glob("*.toml"))
 
 
+def one_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan the asic target on the built-in osu018 kit alone (no configured Liberty beside it)."""
+    from cipherbench.errors import ToolMissing
+    from cipherbench.flows.libraries import kit_files
+
+    monkeypatch.delenv("CIPHERBENCH_LIBERTY", raising=False)
+    monkeypatch.delenv("PDK_ROOT", raising=False)
+    try:
+        kit_files("osu018")
+    except ToolMissing as exc:
+        pytest.skip(str(exc))
+
+
 def test_the_seed_studies_are_shipped() -> None:
     names = {p.stem for p in STUDIES}
     assert {"nsa", "sugawara", "gaj", "fischer", "papaefstathiou"} <= names
@@ -58,7 +71,7 @@ def test_bad_speed_grades_name_the_fix(tmp_path: Path, line: str, fragment: str)
         load_study(path)
 
 
-def test_grades_are_planned_from_the_stored_ends(tmp_path: Path) -> None:
+def test_grades_are_planned_from_the_stored_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Between each design's stored area and speed ends, the grades' delay targets; a design whose
     ends are not both stored (ok) gets none."""
     import os
@@ -66,8 +79,7 @@ def test_grades_are_planned_from_the_stored_ends(tmp_path: Path) -> None:
     from cipherbench.store import Result
     from cipherbench.study import RunSummary, Study, job_key, plan_jobs, plan_speed_grades
 
-    if not os.environ.get("CIPHERBENCH_LIBERTY"):
-        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    one_library(monkeypatch)
     designs = (parse("des-64/iterative"), parse("des-64/iterative:ops=encrypt"))
     study = Study("grades", designs, ("generic", "asic"), asic_speed_grades=5)
     jobs = plan_jobs(study, RunSummary())
@@ -124,7 +136,7 @@ def test_fpga_search_and_seeds_reach_every_fpga_job(tmp_path: Path) -> None:
             load_study(path)
 
 
-def test_asic_power_false_reaches_only_the_asic_jobs(tmp_path: Path) -> None:
+def test_asic_power_false_reaches_only_the_asic_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """asic_power = false: every ASIC job (both ends) carries power=False; other targets and the
     default study keep their settings, so their cache keys stay as they were."""
     import os
@@ -132,8 +144,7 @@ def test_asic_power_false_reaches_only_the_asic_jobs(tmp_path: Path) -> None:
     from cipherbench.errors import CipherbenchError
     from cipherbench.study import RunSummary, plan_jobs
 
-    if not os.environ.get("CIPHERBENCH_LIBERTY"):
-        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    one_library(monkeypatch)
     path = tmp_path / "s.toml"
     path.write_text('designs = ["des-64/iterative"]\ntargets = ["generic", "asic"]\n'
                     "asic_power = false\n")
@@ -153,7 +164,7 @@ def test_the_nsa_study_measures_no_power() -> None:
     assert study.asic_power is False and study.asic_speed_grades == 5
 
 
-def test_latch_pairs_double_every_asic_job(tmp_path: Path) -> None:
+def test_latch_pairs_double_every_asic_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """asic_sequential = ["flipflop", "latch"]: every ASIC job also with latch pairs (its own
     target id); flip-flop jobs keep their plain settings, other targets are not repeated."""
     import os
@@ -161,8 +172,7 @@ def test_latch_pairs_double_every_asic_job(tmp_path: Path) -> None:
     from cipherbench.errors import CipherbenchError
     from cipherbench.study import RunSummary, plan_jobs
 
-    if not os.environ.get("CIPHERBENCH_LIBERTY"):
-        pytest.skip("no Liberty configured (CIPHERBENCH_LIBERTY)")
+    one_library(monkeypatch)
     path = tmp_path / "s.toml"
     path.write_text('designs = ["des-64/iterative"]\ntargets = ["generic", "asic"]\n'
                     'asic_sequential = ["flipflop", "latch"]\n')
