@@ -212,3 +212,56 @@ def test_node_names() -> None:
     assert node_um("osu05_stdcells") == 0.5
     assert node_um("some_other_lib") is None
     assert node_text(0.045) == "45 nm" and node_text(0.18) == "0.18 um"
+
+
+def test_power_uses_each_kits_supply(tmp_path: Path) -> None:
+    """Switching power is 1/2 C V^2 f a at the Liberty's own supply (5 V for osu050): a register
+    drives an inverter that drives eight, every net toggling half the clocks, so the design's
+    switching power is 1/2 x 9 C_in(INVX1) x V^2 x 0.5 / 10 ns on each kit."""
+    from cipherbench.flows.asic import report_power
+    from cipherbench.tools import sta_path
+
+    sinks = "".join(f"  INVX1 s{i}(.A(n1), .Y(y[{i}]));\n" for i in range(8))
+    netlist = tmp_path / "chain.v"
+    netlist.write_text("module chain(input clk, input a, output [7:0] y);\n  wire q, n1;\n"
+                       "  DFFPOSX1 r(.D(a), .CLK(clk), .Q(q));\n"
+                       f"  INVX1 u1(.A(q), .Y(n1));\n{sinks}endmodule\n")
+    activity = tmp_path / "activity.tcl"
+    # As power.py annotates a simulation's activity: the input port and every pin of q and n1.
+    pins = ["r/Q", "u1/A", "u1/Y", *(f"s{i}/A" for i in range(8))]
+    activity.write_text("set_power_activity -input_ports [get_ports {a}] -activity 0.5 -duty 0.5\n"
+                        + "".join(f"sta::set_power_pin_activity [get_pins {{{pin}}}] 0.5 0.5\n"
+                                  for pin in pins))
+    for kit in ("osu018", "osu050"):
+        _installed(kit)
+        library = load_liberty(kit)
+        work = tmp_path / kit
+        work.mkdir()
+        power = report_power(library, netlist, "chain", "clk", [10.0], activity, work,
+                             sta_path())
+        c_in = {p.name: p for p in library.cells["INVX1"].pins}["A"].capacitance
+        assert c_in is not None
+        farads = 9 * c_in * library.cap_unit_ff * 1e-15
+        expected_mw = 0.5 * farads * KITS[kit].volts ** 2 * (0.5 / 10e-9) * 1e3
+        assert power[("activity", 10.0)]["switching"] == pytest.approx(expected_mw, rel=0.01)
+
+
+def test_docs_table_of_kits_matches_the_code() -> None:
+    """docs/flows.md's table of built-in libraries against KITS and each kit's Liberty."""
+    import re
+
+    text = (Path(__file__).parent.parent / "docs" / "flows.md").read_text()
+    rows = {m.group(1): m.groups() for m in re.finditer(
+        r"^\| `(osu\d+)` \| `([\w-]+)` \| ([\d.]+) um \| ([\d.]+) V \| `(\w+)` \| `(\w+)`, ([\d.]+) um2 \|$",
+        text, re.MULTILINE)}
+    assert set(rows) == set(KITS)
+    for name, kit in KITS.items():
+        _, package, node, volts, library_name, nand2, area = rows[name]
+        assert (package, float(node), float(volts)) == (kit.package, kit.node_um, kit.volts)
+        assert (library_name, float(area)) == (LIBRARY_NAME[name], NAND2_AREA[name])
+        try:
+            library = load_liberty(name)
+        except ToolMissing:
+            continue
+        assert (library.name, library.nand2.name, library.nand2.area) == (library_name, nand2,
+                                                                          float(area))
