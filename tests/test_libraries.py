@@ -4,6 +4,7 @@ target measures on, and the one-line error when a kit's package is missing."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -265,3 +266,49 @@ def test_docs_table_of_kits_matches_the_code() -> None:
             continue
         assert (library.name, library.nand2.name, library.nand2.area) == (library_name, nand2,
                                                                           float(area))
+
+
+@pytest.mark.parametrize("sequential", ["flipflop", "latch"])
+def test_kit_netlists_are_proven_equal_and_a_wrong_one_is_not(
+        sequential: str, small_core: Path, tmp_path: Path) -> None:
+    """The netlist proof on an OSU kit (its DFFPOSX1, or LATCH pairs): the mapped netlist equals
+    the design's gate prefix; one wrong pin in it is found."""
+    import re
+
+    from cipherbench.verify.netlist_proof import prove_equal
+
+    _installed("osu018")
+    result = get_flow("asic").run(small_core, tmp_path / "asic", {
+        "liberty": "osu018", "goal": "speed", "sequential": sequential, "power": False})
+    artifacts = result.artifacts
+    cells = {"flipflop": "DFFPOSX1", "latch": "LATCH"}[sequential]
+    assert cells in Path(artifacts["mapped"]).read_text()
+
+    def prove(netlist: Path, work: str) -> object:
+        return prove_equal(Path(artifacts["equivalence_reference"]), netlist, "small_core",
+                           tmp_path / work, cells=Path(artifacts["equivalence_cells"]),
+                           register_map=Path(artifacts["equivalence_register_map"]))
+
+    proof = prove(Path(artifacts["equivalence_netlist"]), "proof")
+    assert proof.equal is True, (proof.reason, proof.log)
+    text = Path(artifacts["mapped"]).read_text()
+    # Swap the first XOR2X1's two inputs' nets for one of them twice: a different function.
+    match = re.search(r"XOR2X1 \S+ \(\s*\.A\(([^)]+)\),\s*\.B\(([^)]+)\)", text)
+    assert match is not None
+    wrong = text[:match.start(2)] + match.group(1) + text[match.end(2):]
+    (tmp_path / "wrong.v").write_text(wrong)
+    proof = prove(tmp_path / "wrong.v", "wrong")
+    assert proof.equal is False, (proof.reason, proof.log)
+
+
+def test_list_shows_asic_available_with_its_libraries(tmp_path: Path) -> None:
+    """`cipherbench list` on a machine with no configuration: asic is available on osu018."""
+    _installed("osu018")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CIPHERBENCH_LIBERTY", "PDK_ROOT")}
+    env["CIPHERBENCH_CACHE"] = str(tmp_path / "cache")
+    proc = subprocess.run([sys.executable, "-m", "cipherbench.cli", "list"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    line = next(ln.strip() for ln in proc.stdout.splitlines() if ln.strip().startswith("asic:"))
+    assert line.startswith("asic: available (measures on osu018;"), line

@@ -111,5 +111,24 @@ def describe_targets() -> list[str]:
         lines.append(line.rstrip())
     for name in TARGET_NAMES:
         reason = target_unavailable(name)
-        lines.append(f"{name}: {'available' if reason is None else 'unavailable: ' + reason}")
+        state = "available" if reason is None else "unavailable: " + reason
+        if name == "asic" and reason is None:
+            state += f" ({_libraries_text()})"
+        lines.append(f"{name}: {state}")
     return lines
+
+
+def _libraries_text() -> str:
+    """Which libraries the asic target measures on here, and the built-in kits installed."""
+    from .flows.libraries import KITS, kit_files
+
+    measured = asic_libraries()
+    installed = []
+    for kit in KITS:
+        try:
+            kit_files(kit)
+            installed.append(kit)
+        except CipherbenchError:
+            pass
+    return (f"measures on {', '.join(measured)}; built-in libraries installed: "
+            f"{', '.join(installed) or 'none'}")
