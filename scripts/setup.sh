@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # Install everything cipherbench needs on Debian 12 (Python 3.11): Debian packages, then a virtual
 # environment in .venv with the project and its PyPI dependencies. Safe to rerun.
+#   scripts/setup.sh           what `cipherbench` needs (scripts/run.sh)
+#   scripts/setup.sh --tests   and what the test suite needs besides (scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debian_packages=(opensta g++ make python3-venv python3-dev libcrypto++-dev python3-botan)
-# The asic-layout target: qflow drives graywolf (placement) and qrouter (routing) on the OSU
-# 0.18 um cell kit, which Debian ships with its LEF and Liberty (docs/flows.md "layout").
+# The built-in cell libraries of the asic target (osu018, osu035, osu050: Liberty with timing and
+# power) and the asic-layout target: qflow drives graywolf (placement) and qrouter (routing) on
+# the same OSU kits, which Debian ships with their LEF (docs/flows.md).
 debian_packages+=(qflow qflow-tech-osu018 qflow-tech-osu035 qflow-tech-osu050)
-# Headless browser for the HTML explorer's tests (tests/test_html_explorer.py): Playwright, from
-# the test extras, drives Debian's chromium through executable_path; no `playwright install`.
-debian_packages+=(chromium)
+# --tests: what only the test suite needs. A headless browser for the HTML explorer's tests
+# (tests/test_html_explorer.py): Playwright, from the test extras, drives Debian's chromium
+# through executable_path; no `playwright install`.
+with_tests=0
+[[ "${1:-}" == --tests ]] && with_tests=1
+if ((with_tests)); then
+  debian_packages+=(chromium)
+fi
 # Opt-in: a PostgreSQL server for the results-store tests against a real database (CI sets it;
 # scripts/pg-test-server.sh runs a throwaway cluster). Users of a postgresql:// store need only
 # the psycopg client library, which pip installs below.
@@ -34,5 +42,9 @@ if [[ ! -x .venv/bin/python ]]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test]"
+if ((with_tests)); then
+  .venv/bin/python -m pip install -q -e ".[test]"
+else
+  .venv/bin/python -m pip install -q -e .
+fi
 echo "setup: done (.venv/bin/cipherbench)"

@@ -2,7 +2,7 @@
 # Set up, then run the test suite. Uses ../shared (Liberty files, KAT files) when it is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 if [[ -z "${CIPHERBENCH_LIBERTY:-}" && -f ../shared/pdk/nangate45/nangate45_typ.lib.gz ]]; then
   export CIPHERBENCH_LIBERTY="$(cd ../shared/pdk/nangate45 && pwd)/nangate45_typ.lib.gz"
 fi
