@@ -140,3 +140,19 @@ def test_serpents_registered_load_is_the_faster_pipeline(rows: list[Result]) -> 
     assert registered.metrics["fmax_mhz"] > 1.05 * direct.metrics["fmax_mhz"]
     assert registered.metrics["gate_equivalents"] < 1.01 * direct.metrics["gate_equivalents"]
     assert registered.measurements["critical_path_start"] != "key_valid"
+
+
+def test_the_stored_nangate45_rows_compare_only_their_transistors(rows: list[Result]) -> None:
+    # The export is NanGate45 (45 nm): nothing of it is at the NSA's 0.5 um, so the comparisons
+    # at the NSA's node hold the generic target's transistor counts only, and the findings say
+    # which node they were judged on.
+    from cipherbench.report import same_node
+
+    comparisons = same_node.nsa_comparisons(rows)
+    assert len(comparisons) == 10
+    for comparison in comparisons:
+        assert list(comparison.ratios) == ["Transistors"]
+        assert "no ASIC rows at 0.5 um" in comparison.table.title
+    (table,) = nsa_findings.findings_tables(rows)
+    assert table.title == f"The NSA's findings, checked on {LIBRARY} (45 nm)"
+    assert nsa_findings.judged_libraries(rows) == ([LIBRARY], False)

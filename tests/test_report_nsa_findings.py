@@ -13,7 +13,7 @@ LIB = "NangateOpenCellLibrary"
 
 
 def _row(design: str, goal: str, ge: float, mhz: float, rounds: int, key_setup: int = 0,
-         flipflop_share: float = 0.2, ii: int | None = None) -> Result:
+         flipflop_share: float = 0.2, ii: int | None = None, library: str = LIB) -> Result:
     cycles = {"128": {"latency": rounds, "latency_decrypt": rounds,
                       "initiation_interval": ii or rounds, "cycles_per_chained_block": rounds,
                       "key_setup_encrypt": key_setup, "key_setup_decrypt": key_setup,
@@ -22,7 +22,7 @@ def _row(design: str, goal: str, ge: float, mhz: float, rounds: int, key_setup: 
     measurements = {"gate_equivalents": ge, "area_um2": area, "fmax_mhz": mhz,
                     "sequential_area_um2": area * flipflop_share}
     record = {"block_bits": 128, "io_count": 263, "cycles": cycles, "measurements": measurements}
-    target = f"asic:{LIB}:{goal}"
+    target = f"asic:{library}:{goal}"
     return Result(cache_key=cache_key(design, target, {"goal": goal}, "d" * 64), design=design,
                   target=target, settings={"goal": goal}, status="ok",
                   measurements=measurements, cycles=cycles, metrics=metrics.derive(record),
@@ -113,3 +113,45 @@ def test_the_report_has_the_section(tmp_path: Path) -> None:
     assert "| Twofish and RC6 are the smallest iterative cores |" in md
     html = (tmp_path / "report.html").read_text()
     assert "The NSA&#x27;s findings" in html or "The NSA's findings" in html
+
+
+OSU050 = "osu05_stdcells"  # 0.5 um, the NSA's node
+
+
+def _at_osu050() -> list[Result]:
+    """The same cores on osu050, where RC6 (not MARS) is the largest and slowest iterative core:
+    the NanGate45 rows say otherwise, so a verdict shows which library it came from."""
+    return [
+        _row("aes-128/iterative", "area", 30_000, 60, 10, library=OSU050),
+        _row("serpent-128/iterative", "area", 32_000, 55, 32, library=OSU050),
+        _row("twofish-128/iterative", "area", 20_000, 25, 16, library=OSU050),
+        _row("rc6-128/iterative", "area", 70_000, 20, 20, key_setup=133, library=OSU050),
+        _row("mars-128/iterative", "area", 56_000, 22, 32, key_setup=334, library=OSU050),
+    ]
+
+
+def test_findings_are_judged_at_the_nsas_node_when_there_are_rows_there() -> None:
+    results = _iterative() + _at_osu050()
+    (table,) = nsa_findings.findings_tables(results)  # NanGate45 is not judged beside it
+    assert table.title == ("The NSA's findings, checked on osu05_stdcells (0.5 um), the NSA's "
+                           "own node")
+    rows = {(row[0], row[2]): row for row in table.rows}
+    largest = rows[("MARS is the largest iterative core", "128-bit")]
+    assert largest[3] == "no"  # osu050: RC6 70,000 GE > MARS 56,000
+    assert largest[4].startswith("RC6 70,000, MARS 56,000")
+    # 128 x 22 MHz / 32 = 88 Mbps for MARS, RC6 128 x 20 / 20 = 128: MARS still the slowest
+    assert rows[("MARS is the slowest iterative core", "128-bit")][3] == "yes"
+    assert any(note.startswith("Judged at 0.5 um, the NSA's node") for note in table.notes)
+    other = next(note for note in table.notes if note.startswith("Also measured on"))
+    assert other == ("Also measured on NangateOpenCellLibrary (45 nm), not the NSA's node: "
+                     "verdicts differ: MARS is the largest iterative core (128-bit): yes there, "
+                     "no here.")
+
+
+def test_findings_without_rows_at_the_nsas_node_say_which_node_they_used() -> None:
+    (table,) = nsa_findings.findings_tables(_iterative())
+    assert table.title == "The NSA's findings, checked on NangateOpenCellLibrary (45 nm)"
+    assert ("No finalist rows at the NSA's node (0.5 um): judged on NangateOpenCellLibrary "
+            "(45 nm) alone.") in table.notes
+    assert nsa_findings.judged_libraries(_iterative() + _at_osu050()) == ([OSU050], True)
+    assert nsa_findings.judged_libraries(_iterative()) == ([LIB], False)

@@ -144,7 +144,8 @@ def test_table_17_ours_beside_the_nsa() -> None:
     assert table.headers[:11] == ["Algorithm (NSA row)", "Key size", "Design", "Library",
                                   "Speed 1", "Speed 2", "Speed 3", "Speed 4", "Speed 5",
                                   "%Change (high-low)", "Best"]
-    assert table.groups == [("", 4), (nsa_grades.OURS_GROUP, 7), (nsa_grades.THEIRS_GROUP, 7)]
+    assert table.groups == [("", 4), (nsa_grades.OURS_GROUP, 7), (nsa_grades.THEIRS_GROUP, 7),
+                            ("", 1)]
     assert table.groups[2][0].startswith("published")  # shaded in the HTML
     # every NSA row, in the NSA's order; ours beside RIJNDAEL
     assert [r[0] for r in table.rows] == ["MARS", "RC6", "RIJNDAEL", "SERPENT", "TWOFISH"]
@@ -152,7 +153,8 @@ def test_table_17_ours_beside_the_nsa() -> None:
     assert [aes[f"Speed {i}"] for i in range(1, 6)] == [
         "400,000", "500,000", "625,000", "500,000", "320,000"]
     assert aes["%Change (high-low)"] == "95%" and aes["Best"] == "3"
-    assert aes["Key size"] == "128" and aes["Library"] == LIB
+    assert aes["Key size"] == "128" and aes["Library"] == f"{LIB} (45 nm)"
+    assert aes["Best ours/NSA (0.5 um rows)"] == "-"  # 45 nm: no ratio to the NSA's 0.5 um
     assert [aes[f"NSA Speed {i}"] for i in range(1, 6)] == [
         "17.895", "17.283", "20.358", "18.076", "14.947"]
     assert aes["NSA %Change"] == "36%" and aes["NSA best"] == "3"
@@ -176,7 +178,7 @@ def test_more_points_than_five_widen_ours_only() -> None:
     # 128 x 909.09 / 10 = 11,636 Mbps over 28,000 um2 = 415,584 bits/s per um2, grade 2
     assert aes["Speed 2"] == "415,584.42" and aes["Speed 6"] == "320,000"
     # other_lib has a single point: a series of its own would need two
-    assert [r[3] for r in table.rows if r[0] == "RIJNDAEL"] == [LIB]
+    assert [r[3] for r in table.rows if r[0] == "RIJNDAEL"] == [f"{LIB} (45 nm)"]
 
 
 def test_three_in_one_rows_per_key_and_one_row_when_keys_agree() -> None:
@@ -210,7 +212,7 @@ def test_ranking_note_per_library() -> None:
     rc6 = _row(table, "RC6", "rc6-128/iterative")
     # 128 x 500 / 20 over 10,000 = 320,000; the area end: 128 x 250 / 20 over 9,000 = 177,778
     assert rc6["Speed 1"] == "320,000" and rc6["Speed 2"] == "177,777.78"
-    assert f"Ranking by best grade, {LIB}: ours aes > rc6; NSA aes > rc6." in table.notes
+    assert f"Ranking by best grade, {LIB} (45 nm): ours aes > rc6; NSA aes > rc6." in table.notes
 
 
 def test_grades_csv_has_every_point() -> None:
@@ -234,7 +236,8 @@ def test_report_section_follows_the_nsa_tables(tmp_path: Path) -> None:
     assert md.index(f"## {NSA_SECTION}") < md.index(f"## {tables.md_escape(NSA_GRADES_SECTION)}")
     following = md[md.index(f"## {tables.md_escape(NSA_GRADES_SECTION)}"):]
     assert following.index("### NSA Table 17 regenerated") < following.index("## Parameters per")
-    assert "| RIJNDAEL | 128 | aes-128/iterative | NangateOpenCellLibrary | 400,000 |" in md
+    assert ("| RIJNDAEL | 128 | aes-128/iterative | NangateOpenCellLibrary (45 nm) | 400,000 |"
+            in md)
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "NSA Table 17 regenerated: throughput per area by speed grade" in page
     assert 'class="published">17.895<' in page
@@ -253,3 +256,18 @@ def test_a_report_without_grades_removes_an_earlier_grades_csv(tmp_path: Path) -
     sugawara.write_bytes(b"old")
     write_report([], tmp_path)
     assert not stale.exists() and not sugawara.exists()
+
+
+def test_rows_at_the_nsas_node_get_the_ratio_of_best_grades() -> None:
+    # osu050 (0.5 um): 128 x 100 MHz / 10 = 1,280 Mbps over 32,000,000 um2 = 40 bits/s per um2;
+    # 128 x 31.25 / 10 = 400 Mbps over 12,500,000 = 32. Table 17 RIJNDAEL's best grade: 20.358.
+    osu = [_asic("aes-128/iterative", "speed", 10.0, 32_000_000.0, library="osu05_stdcells"),
+           _asic("aes-128/iterative", "area", 32.0, 12_500_000.0, library="osu05_stdcells")]
+    table = nsa_grades.grade_table("Table 17", _results() + osu)
+    assert table is not None
+    ours = [_cells(table, r) for r in table.rows if r[0] == "RIJNDAEL"]
+    by_library = {row["Library"]: row for row in ours}
+    assert by_library["osu05_stdcells (0.5 um)"]["Best ours/NSA (0.5 um rows)"] == "1.96"
+    assert by_library[f"{LIB} (45 nm)"]["Best ours/NSA (0.5 um rows)"] == "-"
+    assert ("Best ours/NSA at 0.5 um: median ratio and spread (min-max, n) 1.96 (1.96-1.96, "
+            "n=1).") in table.notes

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cipherbench import metrics
 from cipherbench.report import (
     FISCHER_SECTION,
@@ -201,7 +203,7 @@ def test_papa_des_table_area_and_performance_optimised() -> None:
     ours = [r for r in table.rows if r[1] == papaefstathiou.OURS_SOURCE]
     area = next(r for r in ours if r[4] == "area")
     # 16 cycles at 500 MHz = 32 ns; 64 x 500 / 16 = 2,000 Mbps = 2 Gbps; 5,000 um2 = 5 K um2
-    assert area[3] == "asic:NangateOpenCellLibrary:area" and area[7] == "synthesis"
+    assert area[3] == "asic:NangateOpenCellLibrary:area (45 nm)" and area[7] == "synthesis"
     assert area[8] == "32.00" and area[9] == "2.00" and area[11] == "5.00"
     assert next(r for r in ours if r[4] == "performance")[9] == "3.20"
     fpga = next(r for r in ours if r[3] == ECP5)
@@ -243,3 +245,53 @@ def test_report_markdown_has_the_seed_tables(tmp_path: Path) -> None:
     for title in ("Gaj & Chodowiec Table I", "Fischer Table 1", "Fischer Table 6",
                   "Papaefstathiou et al. Tables 11-14"):
         assert title in text
+
+
+def _asic_at(library: str, design: str, goal: str, area_um2: float, mhz: float, latency: int,
+             block_bits: int = 64, key: str = "64", sequential: str = "flipflop",
+             power_mw: float | None = None) -> Result:
+    row = _asic(design, goal, area_um2, mhz, latency, block_bits, key)
+    row.target = f"asic:{library}:{goal}"
+    row.settings = {"goal": goal, "liberty_name": library, "sequential": sequential}
+    if power_mw is not None:
+        row.measurements["power_mw"] = power_mw
+    return row
+
+
+def _papa_at_two_nodes() -> list[Result]:
+    osu = "osu018_stdcells"
+    return [
+        # 16 cycles at 250 MHz = 64 ns, 64 x 250 / 16 = 1 Gbps, 30 K um2, 25 mW
+        _asic_at(osu, "des/iterative:ops=encrypt", "area", 30_000.0, 250.0, 16, power_mw=25.0),
+        # 10 cycles at 200 MHz = 50 ns, 128 x 200 / 10 = 2.56 Gbps, 300 K um2; latch pairs
+        _asic_at(osu, "aes-128/iterative:ops=encrypt", "speed", 300_000.0, 200.0, 10, 128, "128",
+                 sequential="latch"),
+        _asic_at(osu, "des/iterative", "area", 40_000.0, 250.0, 16),  # both ways: no such core
+        _asic_at("NangateOpenCellLibrary", "des/iterative:ops=encrypt", "area", 3_000.0, 900.0,
+                 16),
+    ]
+
+
+def test_papa_synthesised_cores_at_0_18_um_beside_the_published() -> None:
+    comparison = papaefstathiou.node_table(_papa_at_two_nodes())
+    assert comparison is not None
+    rows = [dict(zip(comparison.table.headers, r)) for r in comparison.table.rows]
+    des, aes, last = rows
+    assert des["published core"] == "Table 8: AO SDES(PERM)"
+    assert des["library (node)"] == "osu018_stdcells (0.18 um)"
+    assert des["Latency (ns): ours"] == "64.00" and des["Latency (ns): published"] == "65.60"
+    assert des["Latency (ns): ours/published"] == "0.976"  # 64 / 65.6
+    assert des["Throughput (Gbps): ours/published"] == "1.03"  # 1 / 0.97
+    assert des["Power (mW): ours/published"] == "0.788"  # 25 / 31.74
+    assert des["Area (K um2): ours/published"] == "0.811"  # 30 / 37
+    # latch pairs, speed goal: the PO encryption module with latches (Table 13)
+    assert aes["published core"] == "Table 13: PO Enc AES(LA)"
+    assert aes["Latency (ns): ours/published"] == "2.1"  # 50 / 23.8
+    assert aes["Throughput (Gbps): ours/published"] == "0.482"  # 2.56 / 5.31
+    assert aes["Power (mW): ours/published"] == "-"
+    assert last["Latency (ns): ours/published"] == "1.54 (0.976-2.1, n=2)"
+    assert last["Power (mW): ours/published"] == "0.788 (0.788-0.788, n=1)"
+    assert comparison.ratios["Area (K um2)"] == pytest.approx([30 / 37, 300 / 387])
+    titles = [t.title for t in papaefstathiou.tables(_papa_at_two_nodes())]
+    assert titles[2].startswith("Papaefstathiou et al. Tables 8, 11 and 13 at their node")
+    assert papaefstathiou.node_table(_papa_at_two_nodes()[3:]) is None  # NanGate45 only

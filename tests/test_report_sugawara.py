@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cipherbench import metrics
 from cipherbench.report import published, sugawara, write_report
 from cipherbench.store import Result, cache_key
@@ -82,3 +84,62 @@ def test_report_without_iso_ciphers_has_no_sugawara_section(tmp_path: Path) -> N
     write_report([_result("aes-128/pipelined", "speed", 128, 300_000.0, 900.0, 1)], tmp_path)
     assert "Sugawara" not in (tmp_path / "report.md").read_text()
     assert not (tmp_path / "sugawara_fig11.png").exists()
+
+
+OSU018 = "osu018_stdcells"  # 0.18 um, the seed's node
+
+
+def _at(library: str, design: str, goal: str, ge: float, mhz: float, cycles: int) -> Result:
+    row = _result(design, goal, 128, ge, mhz, cycles)
+    row.target = f"asic:{library}:{goal}"
+    row.settings = {"goal": goal, "liberty_name": library}
+    return row
+
+
+def _camellia_at_two_nodes() -> list[Result]:
+    return [
+        # 128 x 150 MHz / 23 = 834.8 Mbps on 20,000 GE; 128 x 90 / 23 = 500.9 on 14,000
+        _at(OSU018, "camellia-128/iterative", "speed", 20_000.0, 150.0, 23),
+        _at(OSU018, "camellia-128/iterative", "area", 14_000.0, 90.0, 23),
+        _at("NangateOpenCellLibrary", "camellia-128/iterative", "speed", 16_000.0, 500.0, 23),
+    ]
+
+
+def test_table1_at_0_18_um_sets_ours_beside_the_published() -> None:
+    comparison = sugawara.node_table(_camellia_at_two_nodes())
+    assert comparison is not None
+    table = comparison.table
+    rows = [dict(zip(table.headers, row)) for row in table.rows]
+    fastest, smallest, last = rows
+    assert fastest["library (node)"] == "osu018_stdcells (0.18 um)"  # NanGate45: not beside it
+    assert fastest["row"] == "fastest" and smallest["row"] == "smallest"
+    # the seed's fastest Camellia row: 188.3 MHz, 1,048.1 Mbps, 21.5 K gates, 48.7 Kbps/gate
+    assert fastest["Clock (MHz): published"] == "188.30"
+    assert fastest["Clock (MHz): ours/published"] == "0.797"  # 150 / 188.3
+    assert fastest["Throughput (Mbps): ours/published"] == "0.796"  # 834.8 / 1,048.1
+    assert fastest["Area (K gates): ours/published"] == "0.93"  # 20 / 21.5
+    assert fastest["Efficiency (Kbps/gate): ours/published"] == "0.857"  # 41.74 / 48.7
+    assert fastest["cycles ours / published"] == "23 / 23"
+    # its smallest: 9.1 K gates at 101.9 MHz
+    assert smallest["Area (K gates): ours/published"] == "1.54"  # 14 / 9.1
+    assert smallest["Clock (MHz): ours/published"] == "0.883"  # 90 / 101.9
+    assert last["cipher"] == "Median ratio (min-max, n)"
+    assert last["Area (K gates): ours/published"] == "1.23 (0.93-1.54, n=2)"
+    assert comparison.ratios["Throughput (Mbps)"] == pytest.approx(
+        [128 * 150 / 23 / 1048.1, 128 * 90 / 23 / 567.3])
+
+
+def test_table1_labels_our_rows_with_their_node_and_keeps_nanogate_targets() -> None:
+    results = _camellia_at_two_nodes()
+    sources = [r[1] for r in sugawara.table1(results).rows if r[0] == "camellia"][3:]
+    assert sorted(sources) == ["cipherbench, NangateOpenCellLibrary (45 nm)",
+                               "cipherbench, osu018_stdcells (0.18 um)",
+                               "cipherbench, osu018_stdcells (0.18 um)"]
+    # the reference-flow targets are NanGate45 figures: the osu018 rows are not judged by them
+    rows = {r[0]: r for r in sugawara.targets_table(results[:2]).rows}
+    assert rows["camellia"][4] == "-" and rows["camellia"][6] == "-"
+    rows = {r[0]: r for r in sugawara.targets_table(results).rows}
+    assert rows["camellia"][6] == "yes"  # 128 x 500 / 23 / 16,000 GE = 173.9 >= 90
+    assert sugawara.node_table(results[2:]) is None  # nothing at 0.18 um
+    titles = [t.title for t in sugawara.tables(results)]
+    assert titles[1].startswith("Sugawara et al. Table 1 at its node (0.18 um)")

@@ -70,14 +70,18 @@ def _summary(results: list[Result]) -> Section:
 def _nsa(results: list[Result]) -> list[Section]:
     """The NSA's per-finalist tables, when the results hold any iterative or full-pipeline core
     of a finalist."""
-    found = tables.nsa_tables(results)
+    from .same_node import nsa_section_tables
+
+    found = nsa_section_tables(results)
     if not found:
         return []
     return [Section(NSA_SECTION, paragraphs=[
         "Per finalist and key-size set (128-bit keys only, or 3-in-1), our iterative and "
         "pipelined cores on every target beside the NSA's Min./Max. columns (0.5 um MOSIS, "
         "Synopsys, pre-layout). Our ASIC columns are the area- and speed-oriented ends of "
-        "synthesis; transistor counts come from the generic target."], tables=found)]
+        "synthesis; transistor counts come from the generic target. After each table, our "
+        "figures at the NSA's own node (0.5 um) beside the NSA's with the ratio ours/NSA, and "
+        "per figure the median ratio and its spread."], tables=found)]
 
 
 def _nsa_findings(results: list[Result]) -> list[Section]:
@@ -113,7 +117,7 @@ def _sugawara(results: list[Result]) -> list[Section]:
     if not sugawara.our_rows(results):
         return []
     return [Section(SUGAWARA_SECTION, paragraphs=[sugawara.EXPLANATION],
-                    tables=[sugawara.table1(results), sugawara.targets_table(results)])]
+                    tables=sugawara.tables(results))]
 
 
 def _gaj(results: list[Result]) -> list[Section]:

@@ -2,11 +2,13 @@
 
 The NSA report ranks the five finalists in words (its sections 6.2 and 7.2). Each finding here
 quotes the seed, names where it says so, and is judged from the stored ASIC results of one
-Liberty library: "yes", "no", "partly", or "not measured" when the rows lack a finalist the
-statement needs. The figures behind each verdict are printed, and where ours depart, the measured
-reason is computed from the same rows (not written by hand): for a core larger than the seed
-found, the share of its area that is storage; for a core slower than the seed found, which unit
-its critical path (as OpenSTA reported it on the netlist) runs through.
+Liberty library: the NSA's own node (0.5 um, osu050) when there are finalist rows there, else
+each library present, saying its node (:func:`judged_libraries`). The verdicts are "yes", "no",
+"partly", or "not measured" when the rows lack a finalist the statement needs. The figures
+behind each verdict are printed, and where ours depart, the measured reason is computed from the
+same rows (not written by hand): for a core larger than the seed found, the share of its area
+that is storage; for a core slower than the seed found, which unit its critical path (as
+OpenSTA reported it on the netlist) runs through.
 
 Every figure is for 128-bit keys (3-in-1 cores report their 128-bit figures), taken over all of
 a design's ASIC points on the library (area end, speed end, speed grades): a core's area is its
@@ -20,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..store import Result
-from . import published
+from . import published, same_node
 from .tables import Table, key_figure, key_sizes, nsa_slot
 
 KEY = "128"
@@ -228,7 +230,47 @@ def libraries(results: Sequence[Result]) -> list[str]:
     return sorted({slot[0] for r in results if (slot := _slot(r)) is not None})
 
 
-def findings_table(results: Sequence[Result], library: str) -> Table:
+def judged_libraries(results: Sequence[Result]) -> tuple[list[str], bool]:
+    """The libraries the findings are judged on, and whether they are at the NSA's node: those
+    at 0.5 um when there are any (the seed's own node: its rankings compare figure for figure),
+    else every library with finalist rows, each on its own."""
+    found = libraries(results)
+    same = [lib for lib in found if same_node.same_node(same_node.library_node(lib),
+                                                        same_node.NSA_NODE_UM)]
+    return (same, True) if same else (found, False)
+
+
+def verdicts(results: Sequence[Result], library: str) -> dict[tuple[str, str], str]:
+    """(statement, cores) -> verdict, for every finding with rows on ``library``."""
+    out = {}
+    for finding in FINDINGS:
+        for cores in CORES:
+            found = figures(results, library, cores, finding.architecture, finding.metric)
+            if found:
+                out[(finding.statement, cores)] = verdict(finding, found)
+    return out
+
+
+def _other_nodes_note(results: Sequence[Result], library: str, others: Sequence[str]) -> list[str]:
+    """Per library left out of the judgement (another node): where its verdicts differ."""
+    mine = verdicts(results, library)
+    notes = []
+    for other in others:
+        theirs = verdicts(results, other)
+        differ = [f"{statement} ({cores}): {theirs[(statement, cores)]} there, "
+                  f"{said} here" for (statement, cores), said in mine.items()
+                  if theirs.get((statement, cores), said) != said]
+        where = same_node.library_text(other)
+        notes.append(f"Also measured on {where}, not the NSA's node: "
+                     + ("the same verdicts." if not differ else
+                        "verdicts differ: " + "; ".join(differ) + "."))
+    return notes
+
+
+def findings_table(results: Sequence[Result], library: str,
+                   others: Sequence[str] = ()) -> Table:
+    """The findings judged on one library's rows; ``others``: libraries at other nodes, whose
+    verdicts a note compares."""
     rows = []
     for finding in FINDINGS:
         for cores in CORES:
@@ -240,8 +282,11 @@ def findings_table(results: Sequence[Result], library: str) -> Table:
                 "no", "partly") else ""
             rows.append([finding.statement, finding.where, cores, said,
                          _evidence(finding, found), note or "-"])
+    node = same_node.library_node(library)
+    at_seed = same_node.same_node(node, same_node.NSA_NODE_UM)
     table = Table(
-        title=f"The NSA's findings, checked on {library}",
+        title=f"The NSA's findings, checked on {same_node.library_text(library)}"
+              + (", the NSA's own node" if at_seed else ""),
         headers=["Finding (NSA)", "Where the seed says it", "Cores", "Ours", "Our figures "
                  "(128-bit keys; best over the ASIC points)", "Why ours depart"],
         rows=rows)
@@ -250,10 +295,19 @@ def findings_table(results: Sequence[Result], library: str) -> Table:
         "when some of them do, not measured when a named finalist or every other is missing.",
         "Area: each core's smallest ASIC point; throughput and Kbps/GE: its best; key setup: "
         "encryption, at its fastest clock.",
+        (f"Judged at {same_node.node_text(node)}, the NSA's node: the rankings compare figure "
+         "for figure with the seed's." if at_seed else
+         f"No finalist rows at the NSA's node ({same_node.node_text(same_node.NSA_NODE_UM)}): "
+         f"judged on {same_node.library_text(library)} alone."),
+        *_other_nodes_note(results, library, others),
     ]
     return table
 
 
 def findings_tables(results: Sequence[Result]) -> list[Table]:
-    """One table per Liberty library with finalist ASIC rows (none without them)."""
-    return [findings_table(results, library) for library in libraries(results)]
+    """The findings judged at the NSA's node (0.5 um) when we have finalist rows there, the
+    other libraries' verdicts compared in a note; else one table per library with finalist ASIC
+    rows, each saying its node (none without rows)."""
+    judged, at_seed = judged_libraries(results)
+    others = [lib for lib in libraries(results) if lib not in judged] if at_seed else []
+    return [findings_table(results, library, others) for library in judged]

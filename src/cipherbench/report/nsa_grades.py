@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..store import Result
-from . import published
+from . import published, same_node
 from .published import ThroughputPerArea
 from .tables import (
     MISSING,
@@ -69,8 +69,13 @@ OURS_NOTE = (
 )
 COMPARE_NOTE = (
     "The NSA's 0.5 um MOSIS process (pre-layout, Synopsys 1999.10) makes the absolute values "
-    "incomparable with ours; compare the shape of a row (which grade is best, the spread) and "
-    "the ranking of the ciphers"
+    "incomparable with ours on another node; compare the shape of a row (which grade is best, "
+    "the spread) and the ranking of the ciphers"
+)
+SAME_NODE_NOTE = (
+    "Rows at 0.5 um (the NSA's node) compare in absolute terms: Best ours/NSA = our best "
+    "grade's throughput per area over the NSA's best printed grade; rows at another node get no "
+    "ratio"
 )
 AREA_BASE_NOTE = (
     "The NSA's area base is not always the total area of Tables 1-10: grade 1 matches Max. "
@@ -247,8 +252,8 @@ def _ranking_notes(pub: list[ThroughputPerArea], series: list[GradeSeries]) -> l
             if row.cipher in ours:
                 theirs[row.cipher] = max(theirs.get(row.cipher, 0.0), *row.speeds)
         if len(ours) >= 2:
-            notes.append(f"Ranking by best grade, {library}: ours {_ranking(ours)}; "
-                         f"NSA {_ranking(theirs)}")
+            notes.append(f"Ranking by best grade, {same_node.library_text(library)}: ours "
+                         f"{_ranking(ours)}; NSA {_ranking(theirs)}")
     return notes
 
 
@@ -267,6 +272,7 @@ def grade_table(table: str, results: Sequence[Result],
         return None
     width = max(NSA_GRADES, *(len(s.points) for s in found))
     rows = []
+    ratios: list[float] = []
     for cipher in dict.fromkeys(row.cipher for row in pub):
         mine = [row for row in pub if row.cipher == cipher]
         ours = sorted((s for s in found if s.cipher == cipher),
@@ -277,23 +283,42 @@ def grade_table(table: str, results: Sequence[Result],
                 name = row.row if row is not None else cipher.upper()
                 if row is not None:
                     shown.add(row.row)
-                rows.append([name, ", ".join(keys), s.label, s.library,
-                             *_ours(s.values(keys[0]), width), *_theirs(row)])
+                best = _best_ratio(s, keys[0], row)
+                if best is not None:
+                    ratios.append(best)
+                rows.append([name, ", ".join(keys), s.label, same_node.library_text(s.library),
+                             *_ours(s.values(keys[0]), width), *_theirs(row),
+                             same_node.ratio_text(best)])
         for row in mine:
             if row.row not in shown:
                 rows.append([row.row, str(row.key_bits) if row.key_bits else MISSING, MISSING,
-                             MISSING, *[MISSING] * (width + 2), *_theirs(row)])
+                             MISSING, *[MISSING] * (width + 2), *_theirs(row), MISSING])
     title = (f"NSA {table} regenerated: throughput per area by speed grade, {cores}, {arch} "
              f"(bits/s per um2)")
     headers = ["Algorithm (NSA row)", "Key size", "Design", "Library",
                *[f"Speed {i}" for i in range(1, width + 1)], "%Change (high-low)", "Best",
-               *[f"NSA Speed {i}" for i in range(1, NSA_GRADES + 1)], "NSA %Change", "NSA best"]
+               *[f"NSA Speed {i}" for i in range(1, NSA_GRADES + 1)], "NSA %Change", "NSA best",
+               "Best ours/NSA (0.5 um rows)"]
     result = Table(title=title, headers=headers, rows=rows)
-    result.groups = [("", 4), (OURS_GROUP, width + 2), (THEIRS_GROUP, NSA_GRADES + 2)]
+    result.groups = [("", 4), (OURS_GROUP, width + 2), (THEIRS_GROUP, NSA_GRADES + 2), ("", 1)]
+    spread = same_node.spread(ratios)
     result.notes = [f"NSA {table} (section {section}); {published.SOURCE}.", OURS_NOTE + ".",
-                    FORMULA_NOTE + ".", COMPARE_NOTE + ".", AREA_BASE_NOTE + ".",
+                    FORMULA_NOTE + ".", COMPARE_NOTE + ".", SAME_NODE_NOTE + ".",
+                    AREA_BASE_NOTE + ".",
                     *(n + "." for n in _ranking_notes(pub, found))]
+    if spread is not None:
+        result.notes.append(f"Best ours/NSA at 0.5 um: median ratio and spread (min-max, n) "
+                            f"{spread.text()}.")
     return result
+
+
+def _best_ratio(series: GradeSeries, key: str, row: ThroughputPerArea | None) -> float | None:
+    """Our best grade over the NSA's best, for a series at the NSA's node (else None)."""
+    if row is None or not same_node.same_node(same_node.library_node(series.library),
+                                              same_node.NSA_NODE_UM):
+        return None
+    values = [v for v in series.values(key) if v is not None]
+    return same_node.ratio(max(values), max(row.speeds)) if values else None
 
 
 def grade_tables(results: Sequence[Result]) -> list[Table]:

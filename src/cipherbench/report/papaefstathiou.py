@@ -3,13 +3,15 @@ performance (Tables 8-14), and what placement and routing does to the synthesise
 
 The seed synthesised each core twice, area-optimised (AO) and performance-optimised (PO), in
 0.18 um VST-UMC cells, and reported latency, throughput, power and area after synthesis and after
-placement and routing. Ours: the ASIC target's ``area`` and ``speed`` goals (Yosys+ABC+OpenSTA on
-NanGate45, post-synthesis), the FPGA targets (post-route) and the ``asic-layout`` target (placed
-and routed on the OSU 0.18 um kit, the seed's generation). The second table compares synthesis
-against placed-and-routed figures where we have both: the FPGA flow stores the synthesised
-resource counts (``synth_luts``, ``synth_ffs``, ``synth_brams``) beside the placed ones and
-nextpnr's pre-route timing estimate; the layout flow its cells' area beside the die and its
-timing without wires beside the routed one.
+placement and routing. Ours: the ASIC target's ``area`` and ``speed`` goals (Yosys+ABC+OpenSTA,
+post-synthesis, on osu018 (0.18 um, the seed's node) and NanGate45), the FPGA targets
+(post-route) and the ``asic-layout`` target (placed and routed on the OSU 0.18 um kit). Our
+synthesised cores at 0.18 um stand beside the seed's synthesised ones figure for figure
+(:func:`node_table`, with the ratio ours/published and each figure's median ratio and spread).
+The last table compares synthesis against placed-and-routed figures where we have both: the FPGA
+flow stores the synthesised resource counts (``synth_luts``, ``synth_ffs``, ``synth_brams``)
+beside the placed ones and nextpnr's pre-route timing estimate; the layout flow its cells' area
+beside the die and its timing without wires beside the routed one.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from typing import Any
 
 from ..spec import DesignSpec
 from ..store import Result
+from . import same_node
 from .published import PAPA_HARDWARE, PapaHardware
-from .tables import design_spec, MISSING, Table, fmt, key_figure, key_sizes
+from .same_node import PAPA_NODE_UM, Comparison, Pair, library_name, library_text
+from .tables import design_spec, MISSING, Table, fmt, key_figure, key_sizes, node_suffix
 
 CIPHERS = ("des", "tdea", "aes")
 PUBLISHED_SOURCE = "Papaefstathiou et al. (0.18 um)"
@@ -33,10 +37,11 @@ GOAL_TO_OPTIMIZATION = {"area": "area", "speed": "performance"}
 EXPLANATION = (
     "Papaefstathiou et al. built DES and AES cores area-optimised (AO) and performance-optimised "
     "(PO) in 0.18 um standard cells, and measured them after synthesis and after placement and "
-    "routing. Ours: DES, TDEA and AES cores synthesised for area and for speed (NanGate45, "
-    "post-synthesis static timing), placed and routed on FPGAs and, on the OSU 0.18 um kit, as "
-    "ASIC layouts (qflow). Technologies differ; the AO/PO "
-    "trade-off and the synthesis-to-layout change are what compare."
+    "routing. Ours: DES, TDEA and AES cores synthesised for area and for speed (post-synthesis "
+    "static timing; each row names its library's node), placed and routed on FPGAs and, on the "
+    "OSU 0.18 um kit, as ASIC layouts (qflow). Our synthesised cores at 0.18 um (osu018) compare "
+    "with the seed's in absolute terms, side by side with the ratio ours/published; on other "
+    "nodes and on FPGAs the AO/PO trade-off and the synthesis-to-layout change are what compare."
 )
 
 HEADERS = ["cipher", "source", "design", "target", "optimisation", "architecture", "direction",
@@ -103,7 +108,7 @@ def _our_cells(o: OurRow) -> list[str]:
     mbps = _number(key_figure(r, o.key, "throughput_mbps"))
     area = _number(r.measurements.get("area_um2") or r.metrics.get("area_um2"))
     goal = str(r.settings.get("goal") or "")
-    return [o.cipher, OURS_SOURCE, r.design, r.target,
+    return [o.cipher, OURS_SOURCE, r.design, r.target + node_suffix(r),
             GOAL_TO_OPTIMIZATION.get(goal, MISSING), o.spec.arch, o.direction,
             "placed and routed" if fpga else "synthesis",
             fmt(key_figure(r, o.key, latency_name)),
@@ -124,9 +129,10 @@ def _cores_table(title: str, ciphers: tuple[str, ...], tables_ref: str,
     return Table(title, headers, rows, notes=[
         (f"Published: {tables_ref}; latency = time for one block, throughput in Gbps, area in "
         "thousands of um2; optimisation area = AO, performance = PO."),
-        ("Ours: ASIC goal area = AO, speed = PO (NanGate45, post-synthesis); FPGA rows placed and "
-        "routed; latency = time to encrypt (decrypt for decryption-only cores) one block, "
-        "measured cycles / fmax; throughput non-feedback. Power only where the flow measured it."),
+        ("Ours: ASIC goal area = AO, speed = PO (post-synthesis, the library's node after the "
+        "target); FPGA rows placed and routed; latency = time to encrypt (decrypt for "
+        "decryption-only cores) one block, measured cycles / fmax; throughput non-feedback. "
+        "Power only where the flow measured it."),
     ])
 
 
@@ -218,5 +224,73 @@ def _asic_layout_row(cipher: str, r: Result) -> list[str]:
             fmt(_ratio(post, pre))]
 
 
+# --- the seed's synthesised cores at their node (0.18 um) -----------------------------------
+
+NODE_FIGURES = ("Latency (ns)", "Throughput (Gbps)", "Power (mW)", "Area (K um2)")
+_SEQUENTIAL_STYLE = {"flipflop": "synchronous flip-flop", "latch": "synchronous latch"}
+# Our architecture -> the start of the seed's architecture words for the same core.
+_ARCH_WORDS = {"iterative": "iterative", "pipelined": "pipelined"}
+
+
+def published_match(o: OurRow) -> PapaHardware | None:
+    """The seed's synthesised core one of our ASIC rows stands for: same cipher, direction,
+    architecture (iterative or pipelined), optimisation (goal area = AO, speed = PO) and storage
+    (flip-flops, or latch pairs for the seed's LA cores). Of the DES pipelines the plain
+    PO SDES(PERM), not the low-power PO SDES(OD). None when the seed has no such core."""
+    goal = str(o.result.settings.get("goal") or "")
+    style = _SEQUENTIAL_STYLE.get(str(o.result.settings.get("sequential") or "flipflop"))
+    words = _ARCH_WORDS.get(o.spec.arch)
+    for h in PAPA_HARDWARE:
+        if (h.stage == "synthesis" and h.cipher == o.cipher and h.direction == o.direction
+                and h.optimization == GOAL_TO_OPTIMIZATION.get(goal) and h.style == style
+                and words is not None and h.architecture.startswith(words)):
+            return h
+    return None
+
+
+def _our_figures(o: OurRow) -> tuple[Any, Any, Any, Any]:
+    r = o.result
+    latency = key_figure(r, o.key, "time_to_decrypt_ns" if o.direction == "decrypt"
+                         else "time_to_encrypt_ns")
+    mbps = _number(key_figure(r, o.key, "throughput_mbps"))
+    area = _number(r.measurements.get("area_um2") or r.metrics.get("area_um2"))
+    return (latency, mbps / 1000 if mbps is not None else None, r.measurements.get("power_mw"),
+            area / 1000 if area is not None else None)
+
+
+def node_table(results: Sequence[Result]) -> Comparison | None:
+    """The seed's synthesised ASIC cores (Tables 8, 11, 13; 0.18 um) beside ours of the same
+    kind synthesised at 0.18 um: latency, throughput, power and area with the ratio
+    ours/published; None without such a pair."""
+    rows: list[tuple[list[str], dict[str, Pair]]] = []
+    for o in our_rows(results, kinds=("asic",)):
+        if not same_node.at_node(o.result, PAPA_NODE_UM):
+            continue
+        h = published_match(o)
+        if h is None:
+            continue
+        lead = [o.cipher, f"{o.result.design} ({o.result.settings.get('goal')})",
+                library_text(library_name(o.result)), f"{h.table}: {h.design}", h.optimization,
+                h.style]
+        rows.append((lead, {name: Pair(a, b) for name, a, b in zip(
+            NODE_FIGURES, _our_figures(o),
+            (h.latency_ns, h.throughput_gbps, h.power_mw, h.area_kum2))}))
+    if not rows:
+        return None
+    return same_node.side_by_side(
+        "Papaefstathiou et al. Tables 8, 11 and 13 at their node (0.18 um): synthesised cores, "
+        "ours beside the published", ["cipher", "our core (goal)", "library (node)",
+                                      "published core", "optimisation", "storage"],
+        NODE_FIGURES, rows, "published",
+        ["Pairs: same cipher, direction and architecture; goal area = AO, speed = PO; flip-flops "
+         "beside the FF cores, latch pairs (sequential = latch) beside the LA cores; of the DES "
+         "pipelines the plain PO SDES(PERM). Both after synthesis: the seed's VST-UMC 0.18 um "
+         "cells with Synopsys, ours the osu018 kit with Yosys+ABC+OpenSTA.",
+         "Latency: time to encrypt (decrypt for decryption modules) one block, measured cycles / "
+         "fmax; power only where our flow measured it (switching activity from simulation)."])
+
+
 def tables(results: Sequence[Result]) -> list[Table]:
-    return [des_table(results), aes_table(results), layout_table(results)]
+    at_node = node_table(results)
+    return [des_table(results), aes_table(results), *([at_node.table] if at_node else []),
+            layout_table(results)]

@@ -18,6 +18,7 @@ from ..errors import CipherbenchError
 from ..spec import DesignSpec, parse
 from ..store import Result
 from . import published
+from ..flows.libraries import node_text
 from .published import PublishedColumn
 
 MISSING = "-"
@@ -251,7 +252,8 @@ def parameter_table(design: str, results: Sequence[Result]) -> Table:
         rows.extend(_param_rows(param, ours, theirs, keys))
     table = Table(
         title=f"Parameters: {design}",
-        headers=["Parameter", "Key size", *[r.target for r in ours], *[c.label for c in theirs]],
+        headers=["Parameter", "Key size", *[r.target + node_suffix(r) for r in ours],
+                 *[c.label for c in theirs]],
         rows=rows,
     )
     if theirs:
@@ -263,6 +265,17 @@ def parameter_table(design: str, results: Sequence[Result]) -> Table:
             table.notes.append("* " + published.KEY_AGILITY_NOTE + ".")
         table.notes += _column_notes(theirs)
     return table
+
+
+def node_suffix(result: Result) -> str:
+    """" (0.5 um)" after an ASIC result's target when its library's node is known: the NSA's
+    columns are 0.5 um, and only a result of that node compares with them figure for figure."""
+    from .same_node import library_name, library_node  # same_node reads this module's helpers
+
+    if result.target_kind not in ("asic", "layout"):
+        return ""
+    node = library_node(library_name(result))
+    return f" ({node_text(node)})" if node is not None else ""
 
 
 def _column_notes(columns: Sequence[PublishedColumn]) -> list[str]:
@@ -308,7 +321,8 @@ def nsa_table(cipher: str, cores: str, results: Sequence[Result]) -> Table | Non
         rows.extend(_param_rows(param, ours, theirs, keys))
     name = theirs[0].table if theirs else "(no NSA table)"
     table = Table(title=f"NSA {name} regenerated: {cipher} {cores}, iterative and pipelined",
-                  headers=["Parameter", "Key size", *[f"{r.design} @ {r.target}" for r in ours],
+                  headers=["Parameter", "Key size",
+                           *[f"{r.design} @ {r.target}{node_suffix(r)}" for r in ours],
                            *[c.label for c in theirs]],
                   rows=rows)
     table.groups = [("", 2), ("cipherbench", len(ours)), (published.GROUP_LABEL, len(theirs))]
@@ -318,6 +332,13 @@ def nsa_table(cipher: str, cores: str, results: Sequence[Result]) -> Table | Non
     if any(c.key_agility_encrypt_ns or c.key_agility_decrypt_ns for c in theirs):
         table.notes.append("* " + published.KEY_AGILITY_NOTE + ".")
     table.notes += _column_notes(theirs)
+    other = sorted({node_suffix(r).strip(" ()") or "unknown node" for r in ours
+                    if r.target_kind == "asic" and node_suffix(r) != " (0.5 um)"})
+    if other:
+        table.notes.append(f"ASIC columns at {', '.join(other)}: not the NSA's 0.5 um, so their "
+                           "area and times differ from the NSA's by the technology; only ASIC "
+                           "columns at 0.5 um are set beside the NSA's with ratios (the table "
+                           "after this one).")
     return table
 
 
