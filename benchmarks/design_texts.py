@@ -1,0 +1,107 @@
+"""The generated Verilog of every design of the shipped studies, kept to compare two versions of
+the code: a restructuring must leave the hardware as it was.
+
+    python benchmarks/design_texts.py write OUT_DIR [STUDY.toml ...]   # generate, keep, hash
+    python benchmarks/design_texts.py compare BEFORE_DIR AFTER_DIR      # same text, or prove
+
+``write`` generates each design (no cycle measurement: the Verilog only) into OUT_DIR/<slug>/ and
+writes OUT_DIR/digests.json: spec -> sha256 of its Verilog files, in order. ``compare`` lists the
+designs whose text is the same, and proves the others equal with the project's netlist proof
+(verify/netlist_proof.py: both sides' gate prefixes, registers matched by name); a design whose
+proof does not succeed is printed as DIFFERENT and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+STUDIES = ("nsa", "sugawara", "gaj", "fischer", "papaefstathiou")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def study_designs(paths: list[Path]) -> list[str]:
+    designs: dict[str, None] = {}
+    for path in paths:
+        for design in tomllib.loads(path.read_text())["designs"]:
+            designs.setdefault(design, None)
+    # The default study too.
+    for design in ("aes-128/iterative", "aes/iterative"):
+        designs.setdefault(design, None)
+    return list(designs)
+
+
+def _digest(folder: Path) -> str:
+    manifest = json.loads((folder / "manifest.json").read_text())
+    digest = hashlib.sha256()
+    for name in manifest["verilog"]:
+        digest.update(name.encode() + b"\0" + (folder / name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def write(out: Path, studies: list[Path]) -> None:
+    from cipherbench.generate import generate
+    from cipherbench.spec import parse
+
+    out.mkdir(parents=True, exist_ok=True)
+    digests: dict[str, dict[str, str]] = {}
+    for design in study_designs(studies):
+        spec = parse(design)
+        folder = out / spec.slug
+        if not (folder / "manifest.json").is_file():
+            generate(spec, folder, measure=False)
+        digests[str(spec)] = {"slug": spec.slug, "sha256": _digest(folder)}
+        print(f"{spec}: {digests[str(spec)]['sha256'][:16]}", flush=True)
+    (out / "digests.json").write_text(json.dumps(digests, indent=2) + "\n")
+
+
+def compare(before: Path, after: Path) -> int:
+    from cipherbench.flows.base import load_design
+    from cipherbench.flows.gates_prefix import gates_prefix
+    from cipherbench.verify.netlist_proof import prove_equal
+
+    old = json.loads((before / "digests.json").read_text())
+    new = json.loads((after / "digests.json").read_text())
+    different = 0
+    for spec, entry in old.items():
+        if spec not in new:
+            print(f"{spec}: MISSING after")
+            different += 1
+            continue
+        if entry["sha256"] == new[spec]["sha256"]:
+            print(f"{spec}: same text")
+            continue
+        a = load_design(before / entry["slug"])
+        b = load_design(after / new[spec]["slug"])
+        work = after / "proofs" / entry["slug"]
+        ref, _ = gates_prefix(a, "flat", "restructure", work / "before_gates.log")
+        mapped, _ = gates_prefix(b, "flat", "restructure", work / "after_gates.log")
+        proof = prove_equal(ref, mapped, b.top, work)
+        verdict = "proven equal" if proof.equal else f"DIFFERENT ({proof.reason})"
+        different += 0 if proof.equal else 1
+        print(f"{spec}: text differs, {verdict}")
+    return 1 if different else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    w = sub.add_parser("write")
+    w.add_argument("out", type=Path)
+    w.add_argument("studies", type=Path, nargs="*")
+    c = sub.add_parser("compare")
+    c.add_argument("before", type=Path)
+    c.add_argument("after", type=Path)
+    args = parser.parse_args()
+    if args.command == "write":
+        write(args.out, args.studies or [ROOT / "studies" / f"{s}.toml" for s in STUDIES])
+    else:
+        sys.exit(compare(args.before, args.after))
+
+
+if __name__ == "__main__":
+    main()
