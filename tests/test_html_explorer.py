@@ -51,6 +51,12 @@ SPEC: list[tuple[str, str, str, float, float | None, int, tuple[str, ...]]] = [
      ("128",)),
     ("aes-128/iterative", "asic:nangate45_typ:area", "gate_equivalents", 16_000, 150.0, 10,
      ("128",)),
+    # a speed grade of the same library: a row of its table, between the two ends
+    ("aes-128/iterative", "asic:nangate45_typ:d2000ps", "gate_equivalents", 19_000, 200.0, 10,
+     ("128",)),
+    # a row without a clock (no timing): sorts last, never plotted against throughput
+    ("rc6-128/iterative", "asic:nangate45_typ:area", "gate_equivalents", 40_000, None, 20,
+     ("128",)),
     ("aes/pipelined", "asic:nangate45_typ:speed", "gate_equivalents", 300_000, 800.0, 1,
      ("128", "192", "256")),
     ("serpent-128/iterative", "asic:nangate45_typ:speed", "gate_equivalents", 30_000, 200.0, 32,
@@ -74,12 +80,20 @@ def _results() -> list[Result]:
     return rows
 
 
-def _expected_rows() -> list[dict[str, Any]]:
+# Each kind's own area column in the explorer, and the kinds in report order.
+AREA_COLUMN = {"generic": "transistors", "asic": "gate_equivalents", "fpga": "luts"}
+AREA_LABEL = {"generic": "Area (transistors)", "asic": "Area (GE)",
+              "fpga": "Area (LUTs; iCE40: logic cells)"}
+KINDS = ["generic", "asic", "fpga"]
+
+
+def _expected_rows(kind: str | None = None) -> list[dict[str, Any]]:
     """Independently of the report code: one row per result and key size with area and the
     throughput 128 x f / II (None without a clock)."""
-    return [{"design": d, "target": t, "key": k, "kind": t.split(":")[0], "area": area,
+    rows = [{"design": d, "target": t, "key": k, "kind": t.split(":")[0], "area": area,
              "throughput": 128 * fmax / ii if fmax else None, "bits_per_cycle": 128 / ii}
             for d, t, _name, area, fmax, ii, keys in SPEC for k in keys]
+    return [r for r in rows if kind is None or r["kind"] == kind]
 
 
 def _pareto(points: list[dict[str, Any]], x: str, y: str) -> list[tuple[str, str, str]]:
@@ -95,16 +109,17 @@ def _pareto(points: list[dict[str, Any]], x: str, y: str) -> list[tuple[str, str
 
 def test_rows_one_per_result_and_key_size() -> None:
     rows = html.explorer_rows(_results())
-    assert len(rows) == len(_expected_rows()) == 11  # the failed run is left out
+    assert len(rows) == len(_expected_rows()) == 13  # the failed run is left out
     by = {(r["design"], r["target"], r["key_bits"]): r for r in rows}
     speed = by[("aes-128/iterative", "asic:nangate45_typ:speed", 128)]
     assert speed["cipher"] == "aes" and speed["arch"] == "iterative" and speed["kind"] == "asic"
-    assert speed["area"] == 24_100 and speed["throughput_mbps"] == pytest.approx(3584.0)
+    assert speed["gate_equivalents"] == 24_100 and speed["luts"] is None
+    assert speed["throughput_mbps"] == pytest.approx(3584.0)
     assert speed["latency"] == 14 and speed["initiation_interval"] == 10
     assert speed["kbps_per_ge"] == pytest.approx(3584.0 * 1000 / 24_100)
-    assert by[("aes-128/iterative", "fpga:ecp5-25k", 128)]["area"] == 3_100
+    assert by[("aes-128/iterative", "fpga:ecp5-25k", 128)]["luts"] == 3_100
     generic = by[("aes-128/iterative", "generic", 128)]
-    assert generic["area"] == 412_000 and generic["throughput_mbps"] is None
+    assert generic["transistors"] == 412_000 and generic["throughput_mbps"] is None
     assert generic["bits_per_cycle"] == pytest.approx(12.8)
     assert [r["key_bits"] for r in rows if r["design"] == "aes/pipelined"] == [128, 192, 256]
 
@@ -115,9 +130,19 @@ def test_payload_columns_and_defaults() -> None:
     assert keys[:7] == ["design", "cipher", "arch", "key_bits", "target", "kind", "settings"]
     assert "energy_per_bit_pj" not in keys  # nobody measured power: no empty column
     better = {c["key"]: c["better"] for c in payload["columns"]}
-    assert better["throughput_mbps"] == "higher" and better["area"] == "lower"
+    assert better["throughput_mbps"] == "higher" and better["gate_equivalents"] == "lower"
     assert better["time_to_encrypt_ns"] == "lower" and better["design"] is None
-    assert (payload["x"], payload["y"]) == ("area", "throughput_mbps")
+    assert "area" not in better  # no column of mixed units
+    # one kind at a time, the ASIC first; each kind plots its own area against its throughput
+    kinds = {k["key"]: k for k in payload["kinds"]}
+    assert [k["key"] for k in payload["kinds"]] == KINDS and payload["kind"] == "asic"
+    assert (payload["x"], payload["y"]) == ("gate_equivalents", "throughput_mbps")
+    assert (kinds["generic"]["x"], kinds["generic"]["y"]) == ("transistors", "bits_per_cycle")
+    assert (kinds["fpga"]["x"], kinds["fpga"]["y"]) == ("luts", "throughput_mbps")
+    for kind, entry in kinds.items():  # a kind's columns hold its own area unit only
+        assert set(entry["columns"]) & set(AREA_COLUMN.values()) == {AREA_COLUMN[kind]}
+    assert "kbps_per_ge" in kinds["asic"]["columns"] and "kbps_per_ge" not in kinds["fpga"][
+        "columns"]
     assert html.explorer_markup([]) == ""
 
 
@@ -135,7 +160,7 @@ def test_page_embeds_data_and_allows_only_its_script(tmp_path: Path) -> None:
     text = page.read_text(encoding="utf-8")
     block = re.search(r'<script type="application/json" id="cbx-data">(.*?)</script>', text, re.S)
     assert block and "</" not in block.group(1)
-    assert len(json.loads(block.group(1))["rows"]) == 11
+    assert len(json.loads(block.group(1))["rows"]) == 13
     script = re.search(r"<script>(.*?)</script>", text, re.S)
     assert script and script.group(1) == html._EXPLORER_JS
     digest = base64.b64encode(hashlib.sha256(script.group(1).encode()).digest()).decode()
@@ -206,18 +231,30 @@ def _front(page: Any) -> list[tuple[str, str, str]]:
                    dots.nth(i).get_attribute("data-key")) for i in range(dots.count()))
 
 
-def test_loads_with_all_rows_and_plot(page: Any) -> None:
-    expected = _expected_rows()
+def _select_kind(page: Any, kind: str) -> list[dict[str, Any]]:
+    page.select_option("#cbx-kind", kind)
+    return _expected_rows(kind)
+
+
+def _plotted(rows: list[dict[str, Any]], y: str = "throughput") -> list[dict[str, Any]]:
+    return [r for r in rows if r[y] is not None]
+
+
+def test_loads_with_one_kind_and_its_plot(page: Any) -> None:
+    asic = _expected_rows("asic")
     assert page.locator("#cbx-ui").is_visible()
-    assert _rows(page).count() == len(expected)
-    assert page.locator("#cbx-count").inner_text() == f"{len(expected)} of {len(expected)} rows"
+    # the ASIC rows first, never all kinds at once
+    assert page.locator("#cbx-kind").input_value() == "asic"
+    assert _rows(page).count() == len(asic)
+    assert page.locator("#cbx-count").inner_text().startswith(f"{len(asic)} of {len(asic)} rows")
     # The hostile design name is text in a cell, never markup.
     assert EVIL in _column(page, "Design")
     assert page.locator("#cbx img").count() == 0
-    # Default axes: area against throughput; the generic netlist has no clock, so no point.
-    plotted = [r for r in expected if r["throughput"] is not None]
+    # Default axes: the kind's own area against throughput; a row without a clock has no point.
+    plotted = _plotted(asic)
+    assert len(plotted) == len(asic) - 1
     assert page.locator("#cbx-plot circle.cbx-pt").count() == len(plotted)
-    assert page.locator("#cbx-xlabel").text_content().startswith("Area (GE / LUTs / transistors)")
+    assert page.locator("#cbx-xlabel").text_content() == "Area (GE) (log)"
     assert page.locator("#cbx-ylabel").text_content().startswith(
         "Throughput, non-feedback (Mbps)")
     assert _front(page) == _pareto(plotted, "area", "throughput")
@@ -228,45 +265,102 @@ def test_loads_with_all_rows_and_plot(page: Any) -> None:
     assert page.locator("h2", has_text="Results per target").count() == 1
 
 
+def test_one_kind_at_a_time_and_no_axis_or_column_mixes_units(page: Any) -> None:
+    options = page.locator("#cbx-kind option")
+    assert [options.nth(i).get_attribute("value") for i in range(options.count())] == KINDS
+    for kind in KINDS:
+        expected = _select_kind(page, kind)
+        assert _rows(page).count() == len(expected)
+        assert set(_column(page, "Kind")) == {kind}
+        dots = page.locator("#cbx-plot circle.cbx-pt")
+        assert dots.count() > 0
+        assert {dots.nth(i).get_attribute("data-kind") for i in range(dots.count())} == {kind}
+        # X is the kind's own area; no other kind's area is a column or an axis choice
+        assert page.locator("#cbx-xlabel").text_content() == AREA_LABEL[kind] + " (log)"
+        headers = [h.strip() for h in page.locator("#cbx-table thead th").all_inner_texts()]
+        axes = page.locator("#cbx-x option").all_inner_texts()
+        for other, label in AREA_LABEL.items():
+            assert (label in headers) == (other == kind), (kind, headers)
+            assert any(a.startswith(label + " (") for a in axes) == (other == kind)
+        # the kind's throughput: Mbps with a clock, bits per cycle for the generic gates
+        y = "bits_per_cycle" if kind == "generic" else "throughput"
+        assert _front(page) == _pareto(_plotted(expected, y), "area", y)
+
+
+def test_headline_is_the_first_table_and_fits_the_window(page: Any) -> None:
+    assert page.locator("h2").all_inner_texts()[:3] == [
+        "Summary", "Headline: best figures per design and target", "Explorer"]
+    first = page.locator("table").first
+    assert first.get_attribute("id") == "headline"
+    assert first.locator("thead th").all_inner_texts() == [
+        "Design", "Verification", "Target", "Runs", "Area", "Clock", "Throughput", "Efficiency"]
+    # a row per design and target (the speed grade is one of its library's runs)
+    texts = [first.locator("tbody tr").nth(i).inner_text().split("\t")
+             for i in range(first.locator("tbody tr").count())]
+    aes = [t for t in texts if t[0] == "aes-128/iterative"]
+    assert [t[2] for t in aes] == ["generic gates", "ASIC nangate45_typ", "FPGA ecp5-25k"]
+    assert aes[1][3:] == ["3", "16,000 GE", "280 MHz (3.57 ns)", "3,584 Mbps", "148.71 Kbps/GE"]
+    # seen without scrolling, and without sideways scrolling either
+    box, view = first.bounding_box(), page.viewport_size
+    assert box["y"] + box["height"] <= view["height"] and box["x"] + box["width"] <= view["width"]
+
+
+def test_speed_grades_are_rows_of_their_library_table(page: Any) -> None:
+    heads = page.locator("h3").all_inner_texts()
+    library = [h for h in heads if h.startswith("ASIC: nangate45_typ")]
+    assert len(library) == 1 and not any("d2000ps" in h or ":speed" in h for h in heads)
+    table = page.locator("h3", has_text="ASIC: nangate45_typ").locator(
+        "xpath=following-sibling::div[1]//table")
+    headers = table.locator("thead th").all_inner_texts()
+    fmax = headers.index("Fmax (MHz)")
+    rows = [table.locator("tbody tr").nth(i).locator("td").all_inner_texts()
+            for i in range(table.locator("tbody tr").count())]
+    # fastest first: the speed end, the 2,000 ps grade, the area end
+    assert [r[fmax] for r in rows if r[0] == "aes-128/iterative"] == ["280.00", "200.00",
+                                                                      "150.00"]
+
+
 def test_text_filter_applies_to_table_and_plot(page: Any) -> None:
-    expected = _expected_rows()
-    for needle in ("serpent", "ECP5", "nangate45_typ:speed"):
+    for kind, needle in (("asic", "serpent"), ("asic", "nangate45_typ:speed"),
+                         ("fpga", "serpent"), ("fpga", "ECP5")):
+        rows = _select_kind(page, kind)
         page.fill("#cbx-filter", needle)
-        match = [r for r in expected
+        match = [r for r in rows
                  if needle.lower() in r["design"].lower() or needle.lower() in r["target"].lower()]
-        assert 0 < len(match) < len(expected)
+        assert match
         assert _rows(page).count() == len(match)
-        plotted = [r for r in match if r["throughput"] is not None]
+        plotted = _plotted(match)
         assert page.locator("#cbx-plot circle.cbx-pt").count() == len(plotted)
         assert _front(page) == _pareto(plotted, "area", "throughput")
     page.fill("#cbx-filter", "")
-    assert _rows(page).count() == len(expected)
+    assert _rows(page).count() == len(_expected_rows("fpga"))
 
 
 def test_kind_and_cipher_filters(page: Any) -> None:
-    expected = _expected_rows()
-    page.select_option("#cbx-kind", "asic")
-    asic = [r for r in expected if r["kind"] == "asic"]
-    assert _rows(page).count() == len(asic)
-    assert _front(page) == _pareto(asic, "area", "throughput")
+    fpga = _select_kind(page, "fpga")
+    assert _rows(page).count() == len(fpga)
+    assert _front(page) == _pareto(fpga, "area", "throughput")
     page.select_option("#cbx-cipher", "serpent")
     assert _rows(page).count() == 1 and _column(page, "Design") == ["serpent-128/iterative"]
-    page.select_option("#cbx-kind", "")
-    assert _rows(page).count() == 2
+    page.select_option("#cbx-kind", "asic")
+    assert _rows(page).count() == 1  # the cipher filter stays
     assert sorted(page.locator("#cbx-cipher option").all_inner_texts()) == sorted(
-        ["all", "aes", "serpent", "twofish", EVIL.split("/")[0]])
+        ["all", "aes", "rc6", "serpent", "twofish", EVIL.split("/")[0]])
 
 
 def test_changing_the_y_axis(page: Any) -> None:
-    expected = _expected_rows()
+    asic = _expected_rows("asic")
     before = page.locator("#cbx-plot circle.cbx-pt").count()
     page.select_option("#cbx-y", "bits_per_cycle")
-    # bits per cycle needs no clock: the generic netlist joins the plot
-    assert page.locator("#cbx-plot circle.cbx-pt").count() == len(expected) == before + 1
+    # bits per cycle needs no clock: the row without one joins the plot
+    assert page.locator("#cbx-plot circle.cbx-pt").count() == len(asic) == before + 1
     assert page.locator("#cbx-ylabel").text_content() == "Bits per cycle (log)"
-    assert _front(page) == _pareto(expected, "area", "bits_per_cycle")
+    assert _front(page) == _pareto(asic, "area", "bits_per_cycle")
     page.uncheck("#cbx-ylog")
     assert page.locator("#cbx-ylabel").text_content() == "Bits per cycle"
+    # the generic gates have no clock: their kind plots bits per cycle by default
+    generic = _select_kind(page, "generic")
+    assert page.locator("#cbx-plot circle.cbx-pt").count() == len(generic) == 1
 
 
 def test_header_click_sorts_and_reverses(page: Any) -> None:
@@ -281,10 +375,14 @@ def test_header_click_sorts_and_reverses(page: Any) -> None:
     ascending = values()
     numbers = [v for v in ascending if v is not None]
     assert numbers == sorted(numbers) and ascending[-1] is None  # missing last
-    assert _column(page, "Design")[0] == "serpent-128/iterative"  # 128 x 60 / 32 = 240 Mbps
+    assert _column(page, "Design")[0] == "serpent-128/iterative"  # 128 x 200 / 32 = 800 Mbps
     header.click()
     assert header.get_attribute("aria-sort") == "descending"
     descending = values()
     assert [v for v in descending if v is not None] == sorted(numbers, reverse=True)
     assert descending[-1] is None
     assert _column(page, "Design")[:3] == ["aes/pipelined"] * 3  # 102,400 Mbps at every key
+    # another kind: the sort on a column it also has stays, on its own rows only
+    page.select_option("#cbx-kind", "fpga")
+    assert header.get_attribute("aria-sort") == "descending"
+    assert _column(page, "Design") == ["aes-128/iterative", "serpent-128/iterative"]

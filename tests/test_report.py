@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cipherbench import metrics
-from cipherbench.report import published, tables, write_report
+from cipherbench.report import headline, published, tables, write_report
 from cipherbench.report.plots import LOG_SPREAD, _scale, points
 from cipherbench.store import Result, Store, cache_key
 
@@ -156,9 +156,8 @@ def test_parameter_table_of_one_design_shows_only_its_architecture() -> None:
 
 def test_markdown_target_tables_failures_and_provenance(report: dict[str, Path]) -> None:
     md = report["report.md"].read_text(encoding="utf-8")
-    for target in ("generic", "asic:nangate45\\_typ:speed", "asic:nangate45\\_typ:area",
-                   "fpga:ecp5-25k"):
-        assert f": {target}\n" in md
+    # one table per library: the area and speed ends are rows of nangate45_typ's
+    assert md.count("### ASIC: nangate45\\_typ") == 1 and "### FPGA: fpga:ecp5-25k\n" in md
     assert md.index("### Generic") < md.index("### ASIC") < md.index("### FPGA")
     assert "## Failed runs" in md and "serpent/iterative" in md and "31000 LUTs" in md
     assert "9e" * 32 in md and "yosys 0.70" in md and "7147ac6" in md
@@ -279,3 +278,217 @@ def test_a_rerun_supersedes_the_rows_of_earlier_code() -> None:
                    settings={"abc": "x"})
     new = Result(cache_key="c", design="des-64/iterative", target="generic")
     assert [r.cache_key for r in current_rows([old, other, new])] == ["b", "c"]
+
+
+# --- the headline table, designs that do not fit, speed grades, settings in words -----------
+
+VERIFIED = {**PROV, "verification": {"failed": 0, "known_answer": 682, "random": 1000}}
+# The FPGA flow's reason, as flows/fpga.py words it for a device too small.
+ICE40_NO_FIT = ("does not fit device ice40-up5k: needs 13808 LUTs (ICESTORM_LC; 13700 without "
+                "the I/O wrapper), has 5280")
+OSU = "osu018_stdcells"
+THREE_ITERATIVE = {"128": _cycles(10, 10, 10, 10), "192": _cycles(12, 12, 12, 12),
+                   "256": _cycles(14, 14, 14, 14)}
+
+
+def _asic(design: str, library: str, label: str, ge: float, fmax: float,
+          cycles: dict[str, dict[str, int]] = ITER128, **settings: object) -> Result:
+    """An ASIC row on ``library`` at the end or delay target ``label`` ("area", "d2000ps")."""
+    settings = {"liberty_name": library, "liberty": f"/pdk/{library}.lib", **settings}
+    if label.startswith("d"):
+        settings.update(goal="delay", delay_ps=int(label[1:-2]))
+    else:
+        settings["goal"] = label
+    suffix = ":latch" if settings.get("sequential") == "latch" else ""
+    row = _result(design, f"asic:{library}:{label}{suffix}", settings,
+                  {"gate_equivalents": ge, "area_um2": round(ge * 0.798, 2), "fmax_mhz": fmax,
+                   "critical_path_ns": round(1000 / fmax, 3), "cells": 1, "flipflops": 1},
+                  cycles)
+    row.provenance = VERIFIED
+    return row
+
+
+def _fpga(design: str, target: str, luts: int | None, fmax: float = 95.3,
+          reason: str | None = None) -> Result:
+    if reason is not None:
+        return Result(cache_key=cache_key(design, target, {}, "f" * 64), design=design,
+                      target=target, settings={"family": target.split(":")[1]},
+                      status="failed", reason=reason, provenance=PROV,
+                      created="2025-01-01T00:00:00+00:00")
+    row = _result(design, target, {"family": target.split(":")[1]},
+                  {"luts": luts, "ffs": 600, "fmax_mhz": fmax}, ITER128)
+    row.provenance = VERIFIED
+    return row
+
+
+def _default_study() -> list[Result]:
+    """The default study's shape: AES-128 iterative on generic, osu018 (both ends), a second
+    library, ECP5 and an iCE40 UP5K it does not fit; AES 3-in-1 too large for the UP5K as well."""
+    generic = _result("aes-128/iterative", "generic", {},
+                      {"transistors": 412_000, "cells": 9_800, "logic_depth": 31}, ITER128)
+    generic.provenance = VERIFIED
+    return [
+        generic,
+        _asic("aes-128/iterative", OSU, "area", 16_000.0, 150.0),
+        _asic("aes-128/iterative", OSU, "speed", 24_100.0, 280.0),
+        _asic("aes-128/iterative", "NangateOpenCellLibrary", "area", 14_000.0, 400.0),
+        _fpga("aes-128/iterative", "fpga:ecp5:25k:CABGA381", 3_100),
+        _fpga("aes-128/iterative", "fpga:ice40:up5k:sg48", None, reason=ICE40_NO_FIT),
+        _asic("aes/iterative", OSU, "area", 20_000.0, 140.0, THREE_ITERATIVE),
+        _asic("aes/pipelined", OSU, "speed", 300_000.0, 800.0, THREE_IN_ONE),
+        _fpga("aes/iterative", "fpga:ice40:up5k:sg48", None, reason=ICE40_NO_FIT.replace(
+            "13808", "16001")),
+    ]
+
+
+def _cells(table: tables.Table, design: str, target: str) -> dict[str, str]:
+    found = [dict(zip(table.headers, row)) for row in table.rows
+             if row[0] == design and row[2] == target]
+    assert len(found) == 1, (design, target, table.rows)
+    return found[0]
+
+
+def test_headline_table_best_figures_per_target_in_its_unit() -> None:
+    table = headline.headline_table(_default_study())
+    osu = _cells(table, "aes-128/iterative", f"ASIC {OSU}")
+    # Best of the two ends, each figure from its own run: the area end's area, the speed end's
+    # clock and throughput (128 x 280 / 10); efficiency 3,584,000 / 24,100 Kbps per GE beats
+    # 1,920,000 / 16,000.
+    assert osu == {"Design": "aes-128/iterative", "Verification": "pass",
+                   "Target": f"ASIC {OSU}", "Runs": "2", "Area": "16,000 GE (12,768 um2)",
+                   "Clock": "280 MHz (3.57 ns)", "Throughput": "3,584 Mbps",
+                   "Efficiency": "148.71 Kbps/GE"}
+    # another library is another target, never merged with osu018
+    nangate = _cells(table, "aes-128/iterative", "ASIC NangateOpenCellLibrary")
+    assert nangate["Area"] == "14,000 GE (11,172 um2)" and nangate["Runs"] == "1"
+    generic = _cells(table, "aes-128/iterative", "generic gates")
+    assert generic["Area"] == "412,000 transistors"
+    assert generic["Throughput"] == "12.80 bits/cycle"
+    assert generic["Clock"] == "no clock; logic depth 31" and generic["Efficiency"] == "-"
+    ecp5 = _cells(table, "aes-128/iterative", "FPGA ecp5 25k")
+    assert ecp5["Area"] == "3,100 LUTs" and ecp5["Efficiency"] == "0.393 Mbps/LUT"
+    ice40 = _cells(table, "aes-128/iterative", "FPGA ice40 up5k")
+    assert ice40["Area"] == "does not fit: needs 13,808 LCs, device has 5,280"
+    assert ice40["Runs"] == "1 (does not fit)" and ice40["Verification"] == "pass"
+    # a 3-in-1 core names the key size its best throughput is at (128 x 140 / 10), unless every
+    # key size reaches it (a pipeline: one block per cycle at all three)
+    three = _cells(table, "aes/iterative", f"ASIC {OSU}")
+    assert three["Throughput"] == "1,792 Mbps (128-bit key)"
+    assert three["Efficiency"] == "89.60 Kbps/GE (128-bit key)"
+    assert _cells(table, "aes/pipelined", f"ASIC {OSU}")["Throughput"] == "102,400 Mbps"
+    # rows: per design, generic, then each library, then each device (by name)
+    assert [row[2] for row in table.rows if row[0] == "aes-128/iterative"] == [
+        "generic gates", "ASIC NangateOpenCellLibrary", f"ASIC {OSU}", "FPGA ecp5 25k",
+        "FPGA ice40 up5k"]
+
+
+def test_report_opens_with_the_headline_and_counts_no_fit_apart(tmp_path: Path) -> None:
+    write_report(_default_study(), tmp_path)
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "9 runs: 7 ok, 2 do not fit their device, 0 failed;" in md
+    # the first table of the report is the headline, right after the summary
+    first_table = md.index("\n| ")
+    assert md.index("## Headline") < first_table < md.index("\n## ", md.index("## Headline"))
+    assert md[first_table:].startswith("\n| Design | Verification | Target | Runs | Area |")
+    # the answer is in the headline and in the device's own table, not among the failures
+    fit = "does not fit: needs 13,808 LCs, device has 5,280"
+    device = md.index("### FPGA: fpga:ice40:up5k:sg48")
+    assert md.index(fit) < device < md.index(fit, device)
+    failed = md[md.index("## Failed runs"):md.index("## Provenance")]
+    assert "(none)" in failed and "ice40" not in failed
+    assert "| aes-128/iterative | fpga:ice40:up5k:sg48 | does not fit |" in md  # provenance
+    ice40 = next(t for t in tables.target_tables(_default_study()) if "ice40" in t.title)
+    assert "Logic cells" in ice40.headers and "LUTs" not in ice40.headers
+    assert tables.failed_table(_default_study()).rows == []
+
+
+def test_run_counts_wording() -> None:
+    from cipherbench.report import run_counts
+
+    rows = _default_study()
+    assert run_counts(rows) == "9 runs: 7 ok, 2 do not fit their device, 0 failed"
+    assert run_counts(rows[:6]) == "6 runs: 5 ok, 1 does not fit its device, 0 failed"
+    assert run_counts(_results()) == "7 runs: 6 ok, 1 failed"  # "no fit" is not the flow's reason
+
+
+def test_fit_text_from_the_stored_reason() -> None:
+    row = _default_study()[5]
+    assert tables.does_not_fit(row) and not tables.failed_run(row)
+    assert tables.fit_text(row) == "does not fit: needs 13,808 LCs, device has 5,280"
+    row.reason = "does not fit device ecp5-25k: needs 30000 LUTs (TRELLIS_COMB; 29900 without " \
+                 "the I/O wrapper), has 24288"
+    assert tables.fit_text(row) == "does not fit: needs 30,000 LUTs, device has 24,288"
+    row.reason = "does not fit device ice40-up5k: needs 4 block RAMs (ICESTORM_RAM), has 0"
+    assert tables.fit_text(row) == "does not fit: needs 4 block RAMs, device has 0"
+
+
+def test_speed_grades_grouped_under_their_library_fastest_first() -> None:
+    design = "aes-128/iterative"
+    rows = [
+        _asic(design, OSU, "area", 16_000.0, 150.0),
+        _asic(design, OSU, "d5000ps", 18_000.0, 200.0, grade_position=0.5),
+        _asic(design, OSU, "speed", 24_100.0, 280.0),
+        _asic(design, OSU, "d4000ps", 20_000.0, 250.0, grade_position=0.25),
+        _asic(design, OSU, "area", 17_000.0, 170.0, sequential="latch"),
+        _asic(design, "NangateOpenCellLibrary", "area", 14_000.0, 400.0),
+        _asic("aes-128/pipelined", OSU, "speed", 200_000.0, 500.0),
+    ]
+    found = tables.target_tables(rows)
+    assert [t.title.split(" (")[0] for t in found] == ["ASIC: NangateOpenCellLibrary",
+                                                       f"ASIC: {OSU}"]
+    osu = found[1]
+    settings = [(r[0], r[1]) for r in osu.rows]
+    assert settings == [
+        (design, "speed-oriented"),
+        (design, "delay target 4,000 ps (25 % toward the area end)"),
+        (design, "delay target 5,000 ps (50 % toward the area end)"),
+        (design, "area-oriented, latch pairs"),
+        (design, "area-oriented"),
+        ("aes-128/pipelined", "speed-oriented"),
+    ]
+    paths = [float(r[osu.headers.index("Critical path (ns)")]) for r in osu.rows[:5]]
+    assert paths == sorted(paths)
+
+
+def test_settings_in_words_defaults_left_out() -> None:
+    words = tables.settings_words
+    assert words({"goal": "area", "hierarchy": "bottom-up", "sequential": "latch",
+                  "power": False, "structure": "keep"}) == (
+        "area-oriented, bottom-up synthesis, structure kept, latch pairs, no power")
+    # the generic flow's defaults say nothing; a non-default gate set does
+    assert words({"blocks": True, "gates": "simple", "hierarchy": "flat",
+                  "transistor_gates": "cmos"}) == ""
+    assert words({"gates": "AND,NAND,OR"}) == "gates AND,NAND,OR"
+    # a speed grade: its delay target first, the goal "delay" implied; Liberty details left out
+    assert words({"goal": "delay", "delay_ps": 2080, "grade_position": 0.25,
+                  "liberty": "/x.lib", "liberty_sha256": "ab", "module_delays_ps": {"m": [1, 2]},
+                  "power": True, "dont_use": [], "dont_use_auto": ["FILL"]}) == (
+        "delay target 2,080 ps (25 % toward the area end)")
+    assert words({"fmax_search": True, "seeds": [1, 2, 3], "freq_mhz": 200.0}) == (
+        "Fmax search, placement seeds 1, 2, 3")
+    assert words({"new_knob": {"a": 1}}) == 'new_knob {"a": 1}'
+
+
+def test_raw_settings_folded_into_provenance(report: dict[str, Path]) -> None:
+    md = report["report.md"].read_text(encoding="utf-8")
+    page = report["report.html"].read_text(encoding="utf-8")
+    provenance = md[md.index("## Provenance"):]
+    assert "<details><summary>Settings as stored, per run</summary>" in provenance
+    assert "goal=speed" in provenance and "goal=speed" not in md[:md.index("## Provenance")]
+    assert "<details><summary>Settings as stored, per run</summary>" in page
+    assert "speed-oriented" in md  # the tables say it in words
+
+
+def test_static_plot_panels_never_mix_units() -> None:
+    from cipherbench.report.plots import panels
+
+    rows = _default_study()
+    no_ge = _asic("aes-128/iterative", OSU, "d5000ps", 18_000.0, 200.0)
+    del no_ge.metrics["gate_equivalents"], no_ge.measurements["gate_equivalents"]
+    groups = panels(points([*rows, no_ge]))
+    for (kind, area, speed), pts in groups.items():
+        assert {(p.kind, p.area_label, p.speed_label) for p in pts} == {(kind, area, speed)}
+    assert list(groups) == [("generic", "Transistors", "Bits per cycle"),
+                            ("asic", "Area (GE)", "Throughput (Mbps)"),
+                            ("asic", "Area (um2)", "Throughput (Mbps)"),
+                            ("fpga", "LUTs", "Throughput (Mbps)")]

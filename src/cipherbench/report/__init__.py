@@ -15,8 +15,8 @@ from typing import Any, Iterable
 
 from ..store import Result, Store
 from . import (
-    analysis, fischer, gaj, html, nsa_findings, nsa_grades, papaefstathiou, software, sugawara,
-    tables, trust,
+    analysis, fischer, gaj, headline, html, nsa_findings, nsa_grades, papaefstathiou, software,
+    sugawara, tables, trust,
 )
 from .tables import Section
 
@@ -53,18 +53,32 @@ def current_rows(results: Iterable[Result]) -> list[Result]:
     return list(newest.values())
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def run_counts(results: list[Result]) -> str:
+    """"6 runs: 4 ok, 2 do not fit their device, 0 failed": a design larger than its device is
+    an answer (study.py caches it like a success), counted apart from the runs that failed."""
+    fit = sum(tables.does_not_fit(r) for r in results)
+    ok = sum(r.ok for r in results)
+    fits = f"{_count(fit, 'does not fit its device', 'do not fit their device')}, " if fit else ""
+    return f"{_count(len(results), 'run', 'runs')}: {ok} ok, {fits}{len(results) - ok - fit} failed"
+
+
 def _summary(results: list[Result]) -> Section:
-    ok = [r for r in results if r.ok]
     designs = sorted({r.design for r in results})
     targets = sorted({r.target for r in results})
     stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return Section("Summary", paragraphs=[
-        f"{len(results)} runs: {len(ok)} ok, {len(results) - len(ok)} failed; "
-        f"{len(designs)} designs on {len(targets)} targets. Generated {stamp}.",
-        "Throughput (non-feedback) = block bits x f / II; feedback = block bits x f / cycles per "
-        "chained block; times = cycles / f; cycle counts measured in simulation "
-        "(docs/interface.md); efficiency in Kbps/GE (ASIC) and Mbps/LUT (FPGA).",
+        f"{run_counts(results)}; {len(designs)} designs on {len(targets)} targets. "
+        f"Generated {stamp}.",
     ])
+
+
+def _headline(results: list[Result]) -> Section:
+    """The table the report opens with (report/headline.py)."""
+    return Section(headline.TITLE, tables=[headline.headline_table(results)])
 
 
 def _nsa(results: list[Result]) -> list[Section]:
@@ -158,12 +172,18 @@ def build_sections(results: list[Result],
     """The report's content, shared by the Markdown and HTML renderings."""
     return [
         _summary(results),
+        _headline(results),
         *_nsa(results),
         *_nsa_findings(results),
         *_nsa_grades(results),
         Section("Parameters per design (NSA section 2.2)",
                 tables=tables.parameter_tables(results, skip_nsa=True)),
-        Section("Results per target", tables=tables.target_tables(results)),
+        Section("Results per target", paragraphs=[
+            "One table per target: the generic gates; each Liberty library, with its area and "
+            "speed ends, speed grades and variants as rows, each design's fastest first; each "
+            "FPGA device, with the designs that do not fit it. Settings are said in words, "
+            "defaults left out; the provenance section has them as stored."],
+            tables=tables.target_tables(results)),
         Section(PLOT_SECTION),
         *_sugawara(results),
         *_gaj(results),
@@ -174,8 +194,12 @@ def build_sections(results: list[Result],
                 tables=[analysis.formula_table(results), analysis.sharing_table(results)]),
         Section(trust.TITLE, paragraphs=[trust.EXPLANATION],
                 tables=[trust.trust_table(results)]),
-        Section("Failed runs", tables=[tables.failed_table(results)]),
-        Section("Provenance", tables=[tables.provenance_table(results)]),
+        Section("Failed runs", paragraphs=[
+            "Runs that ended without figures for another reason than the size of their device "
+            "(a design that does not fit is a result: see the headline and the device's table)."],
+            tables=[tables.failed_table(results)]),
+        Section("Provenance", tables=[tables.provenance_table(results),
+                                      tables.raw_settings_table(results)]),
     ]
 
 

@@ -26,8 +26,9 @@ from typing import Any, Sequence
 
 from ..store import Result
 from . import published
-from .tables import (Section, Table, cycle_count, figure, key_figure, key_sizes, ordered,
-                     settings_text)
+from .headline import TITLE as HEADLINE_TITLE
+from .tables import (Section, Table, cycle_count, figure, key_figure, key_sizes, kind_rank,
+                     ordered, settings_text)
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 100%; }
@@ -43,6 +44,10 @@ tbody tr:nth-child(even) td { background: #fafafa; }
 tbody tr:nth-child(even) td.published { background: #fbf0d4; }
 p.note { font-size: 0.8em; color: #555; margin: 0.2em 0; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+details { margin: 0.5em 0; } summary { cursor: pointer; }
+/* The headline fits the window: its cells wrap (a "does not fit" answer is a sentence). */
+#headline td, #headline th { white-space: normal; text-align: left; }
+#headline td:first-child { white-space: nowrap; }
 .cbx-controls { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; align-items: center;
   margin: 0.5em 0; font-size: 0.9em; }
 .cbx-controls label { white-space: nowrap; }
@@ -96,11 +101,16 @@ def _class(name: str, when: bool) -> str:
 
 
 def render_table(table: Table) -> str:
+    if table.folded:  # reference a reader opens when needed (the raw settings)
+        inner = render_table(Table("", table.headers, table.rows, table.groups, table.notes))
+        return (f"<details><summary>{esc(table.title or 'details')}</summary>{inner}"
+                "</details>")
     parts = [f"<h3>{esc(table.title)}</h3>"] if table.title else []
     if not table.rows:
         return "".join(parts) + "<p>(none)</p>"
     shaded = _published_columns(table)
-    parts.append('<div class="scroll"><table><thead>')
+    ident = f' id="{esc(table.key)}"' if table.key else ""
+    parts.append(f'<div class="scroll"><table{ident}><thead>')
     if table.groups:
         cells = "".join(
             f'<th colspan="{span}"{_class("group-published", label.startswith("published"))}>'
@@ -133,11 +143,14 @@ def render_section(section: Section, figure_html: str = "") -> str:
 def render_page(title: str, sections: list[Section], figures: dict[str, str],
                 results: Sequence[Result] | None = None) -> str:
     """The page; ``figures`` maps a section title to markup placed under its heading. With
-    ``results``, the interactive explorer follows the first section (the summary)."""
+    ``results``, the interactive explorer follows the summary and the headline table, so that
+    the headline is the first thing a reader sees."""
     rendered = [render_section(s, figures.get(s.title, "")) for s in sections]
     explorer = explorer_markup(results) if results is not None else ""
     if explorer:
-        rendered.insert(min(1, len(rendered)), explorer)
+        titles = [s.title for s in sections]
+        at = titles.index(HEADLINE_TITLE) + 1 if HEADLINE_TITLE in titles else 1
+        rendered.insert(min(at, len(rendered)), explorer)
     body = "\n".join(rendered)
     return (
         "<!DOCTYPE html>\n"
@@ -164,13 +177,14 @@ def figure_markup(svg: Path | None, png: Path | None, caption: str) -> str:
 
 EXPLORER_TITLE = "Explorer"
 EXPLORER_NOTE = (
-    "Every successful run, one row per key size. Filter by text (design or target), target kind "
-    "and cipher; click a column heading to sort (again to reverse); choose the plot's axes. "
-    "Points are coloured by cipher; the Pareto front (ringed in red and joined by a dashed line) "
-    "holds the points no other visible point beats on both axes, each axis in its own 'better' "
-    "direction (smaller area, higher throughput, ...). Area mixes units across target kinds (GE, "
-    "LUTs, transistors): pick one kind to compare like with like. The static tables below show "
-    "the same figures without JavaScript.")
+    "Every successful run, one row per key size, one target kind at a time: area is counted in "
+    "transistors (generic), gate equivalents and um2 (ASIC), LUTs (FPGA), and no column or axis "
+    "puts two of them together. Pick the kind, filter by text (design or target) and cipher; "
+    "click a column heading to sort (again to reverse); choose the plot's axes. Points are "
+    "coloured by cipher; the Pareto front (ringed in red and joined by a dashed line) holds the "
+    "points no other visible point beats on both axes, each axis in its own 'better' direction "
+    "(smaller area, higher throughput, ...). The static tables below show the same figures "
+    "without JavaScript.")
 
 
 @dataclass(frozen=True)
@@ -194,15 +208,15 @@ TEXT_COLUMNS: tuple[Column, ...] = (
     Column("settings", "Settings", "text"),
 )
 
-# Plottable figures, in table order. ``area`` is the kind's own area unit (see _AREA_BY_KIND).
+# Plottable figures, in table order. Each has one unit; the explorer shows a figure's column
+# only for a kind of target that has it, so an area column never holds two units.
 FIGURE_COLUMNS: tuple[Column, ...] = (
     Column("throughput_mbps", "Throughput, non-feedback (Mbps)", better="higher"),
     Column("throughput_feedback_mbps", "Throughput, feedback (Mbps)", better="higher"),
-    Column("area", "Area (GE / LUTs / transistors)", better="lower"),
-    Column("gate_equivalents", "Gate equivalents (GE)", better="lower"),
+    Column("gate_equivalents", "Area (GE)", better="lower"),
     Column("area_um2", "Area (um2)", better="lower"),
-    Column("luts", "LUTs", better="lower"),
-    Column("transistors", "Transistors", better="lower"),
+    Column("luts", "Area (LUTs; iCE40: logic cells)", better="lower"),
+    Column("transistors", "Area (transistors)", better="lower"),
     Column("fmax_mhz", "Clock (MHz)", better="higher"),
     Column("latency", "Latency (cycles)", better="lower"),
     Column("initiation_interval", "Initiation interval (cycles)", better="lower"),
@@ -218,13 +232,20 @@ FIGURE_COLUMNS: tuple[Column, ...] = (
     Column("io_count", "I/O count", better="lower"),
 )
 
-_AREA_BY_KIND = {"asic": "gate_equivalents", "layout": "gate_equivalents", "fpga": "luts",
-                 "generic": "transistors"}
+# Per target kind: its title and its own area figure, the plot's default X. A kind's other area
+# figures (another kind's unit) are absent from its rows, never converted.
+KIND_AREA = {"generic": "transistors", "asic": "gate_equivalents",
+             "layout": "gate_equivalents", "fpga": "luts"}
+_KIND_LABELS = {"generic": "Generic (transistors)", "asic": "ASIC (GE, um2)",
+                "layout": "ASIC layout (GE, um2)", "fpga": "FPGA (LUTs)"}
+# The kind shown first: the seeds' own figure (gates, clock, throughput per gate) before the rest.
+_FIRST_KIND = ("asic", "fpga", "layout", "generic")
 _PER_KEY = {"throughput_mbps", "throughput_feedback_mbps", "bits_per_cycle",
             "time_to_encrypt_ns", "time_to_decrypt_ns", "key_setup_encrypt_ns",
             "key_setup_decrypt_ns", "kbps_per_ge", "mbps_per_lut", "energy_per_bit_pj"}
 _CYCLES = {"latency", "initiation_interval", "cycles_per_chained_block"}
-DEFAULT_X, DEFAULT_Y = "area", "throughput_mbps"
+# Throughput when the kind has a clock; a generic netlist has none: bits per cycle instead.
+_Y_CHOICES = ("throughput_mbps", "bits_per_cycle", "throughput_feedback_mbps")
 
 
 def _number(value: Any) -> float | int | None:
@@ -253,10 +274,7 @@ def explorer_rows(results: Sequence[Result]) -> list[dict[str, Any]]:
                 "target": r.target, "kind": r.target_kind, "settings": settings_text(r.settings),
             }
             for col in FIGURE_COLUMNS:
-                if col.key == "area":
-                    name = _AREA_BY_KIND.get(r.target_kind)
-                    value = figure(r, name) if name else None
-                elif col.key in _PER_KEY:
+                if col.key in _PER_KEY:
                     value = key_figure(r, key, col.key)
                 elif col.key in _CYCLES:
                     value = cycle_count(r, key, col.key)
@@ -267,20 +285,32 @@ def explorer_rows(results: Sequence[Result]) -> list[dict[str, Any]]:
     return rows
 
 
+def _kind_entry(kind: str, rows: list[dict[str, Any]], keys: list[str]) -> dict[str, Any]:
+    """One target kind: its label, the figures its rows have, and its default axes (its own
+    area against throughput)."""
+    mine = [row for row in rows if row["kind"] == kind]
+    have = [k for k in keys if any(row[k] is not None for row in mine)]
+    area = KIND_AREA.get(kind)
+    x = area if area in have else next(iter(have), None)
+    y = next((k for k in _Y_CHOICES if k in have and k != x), None)
+    return {"key": kind, "label": _KIND_LABELS.get(kind, kind), "columns": have, "x": x,
+            "y": y or x}
+
+
 def explorer_payload(results: Sequence[Result]) -> dict[str, Any]:
-    """Columns (figures nobody has are left out), rows and the default axes."""
+    """Columns (figures nobody has are left out), rows, and per target kind the figures it has
+    and its default axes; ``kind`` is the one shown first."""
     rows = explorer_rows(results)
     figures = [c for c in FIGURE_COLUMNS if any(row[c.key] is not None for row in rows)]
     keys = [c.key for c in figures]
-
-    def default(first: str, *others: str) -> str | None:
-        return next((k for k in (first, *others) if k in keys), keys[0] if keys else None)
-
+    present = sorted({row["kind"] for row in rows}, key=kind_rank)
+    kinds = [_kind_entry(kind, rows, keys) for kind in present]
+    first = next((k for k in _FIRST_KIND if k in present), present[0] if present else None)
+    entry = next((k for k in kinds if k["key"] == first), {"x": None, "y": None})
     return {
         "columns": [asdict(c) for c in (*TEXT_COLUMNS, *figures)],
         "rows": [{k: row[k] for k in (*(c.key for c in TEXT_COLUMNS), *keys)} for row in rows],
-        "x": default(DEFAULT_X, "gate_equivalents", "luts", "transistors"),
-        "y": default(DEFAULT_Y, "bits_per_cycle", "throughput_feedback_mbps"),
+        "kinds": kinds, "kind": first, "x": entry["x"], "y": entry["y"],
     }
 
 
@@ -319,7 +349,7 @@ def explorer_markup(results: Sequence[Result]) -> str:
         '<div class="cbx-controls">'
         '<label>Filter <input id="cbx-filter" type="search" '
         'placeholder="design or target substring"></label>'
-        '<label>Target kind <select id="cbx-kind"><option value="">all</option></select></label>'
+        '<label>Target kind <select id="cbx-kind"></select></label>'
         '<label>Cipher <select id="cbx-cipher"><option value="">all</option></select></label>'
         '<span id="cbx-count"></span></div>'
         '<div class="cbx-controls">'
@@ -349,12 +379,15 @@ _EXPLORER_JS = r"""
   var columns = data.columns, rows = data.rows;
   var col = {};
   columns.forEach(function (c) { col[c.key] = c; });
-  var figures = columns.filter(function (c) { return c.better; });
+  var kinds = {};
+  data.kinds.forEach(function (k) { kinds[k.key] = k; });
   var svg = byId("cbx-plot"), NS = svg.namespaceURI;
   var W = 820, H = 480, M = {left: 90, right: 20, top: 20, bottom: 56};
   var PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
                  "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#843c39"];
-  var state = {text: "", kind: "", cipher: "", sortKey: null, sortDir: 1,
+  // One target kind at a time: each kind counts area in its own unit (transistors, GE, LUTs),
+  // so no table column or plot axis ever holds two units.
+  var state = {text: "", kind: data.kind, cipher: "", sortKey: null, sortDir: 1,
                x: data.x, y: data.y};
 
   function distinct(key) {
@@ -398,19 +431,37 @@ _EXPLORER_JS = r"""
   function fillSelect(select, values, labels) {
     values.forEach(function (v, i) { select.appendChild(el("option", {value: v}, labels[i])); });
   }
-  fillSelect(byId("cbx-kind"), distinct("kind"), distinct("kind"));
+  fillSelect(byId("cbx-kind"), data.kinds.map(function (k) { return k.key; }),
+             data.kinds.map(function (k) { return k.label; }));
+  byId("cbx-kind").value = state.kind;
   fillSelect(byId("cbx-cipher"), ciphers, ciphers);
-  ["cbx-x", "cbx-y"].forEach(function (id) {
-    fillSelect(byId(id), figures.map(function (c) { return c.key; }),
-               figures.map(function (c) { return c.label + " (" + betterText(c) + ")"; }));
-  });
-  byId("cbx-x").value = state.x;
-  byId("cbx-y").value = state.y;
+
+  // The columns of the kind shown: the text columns and the figures its rows have.
+  function shownColumns() {
+    var have = kinds[state.kind].columns;
+    return columns.filter(function (c) { return !c.better || have.indexOf(c.key) >= 0; });
+  }
+  function plottable() { return shownColumns().filter(function (c) { return c.better; }); }
+
+  // The axis choices are the kind's own figures; a kind opens on its own area against its
+  // throughput (bits per cycle where it has no clock).
+  function fillAxes() {
+    var figures = plottable(), keys = figures.map(function (c) { return c.key; });
+    state.x = kinds[state.kind].x;
+    state.y = kinds[state.kind].y;
+    ["cbx-x", "cbx-y"].forEach(function (id) {
+      clear(byId(id));
+      fillSelect(byId(id), keys,
+                 figures.map(function (c) { return c.label + " (" + betterText(c) + ")"; }));
+    });
+    byId("cbx-x").value = state.x;
+    byId("cbx-y").value = state.y;
+  }
 
   function visibleRows() {
     var needle = state.text.trim().toLowerCase();
     return rows.filter(function (r) {
-      if (state.kind && r.kind !== state.kind) { return false; }
+      if (r.kind !== state.kind) { return false; }
       if (state.cipher && r.cipher !== state.cipher) { return false; }
       return !needle || r.design.toLowerCase().indexOf(needle) >= 0 ||
              r.target.toLowerCase().indexOf(needle) >= 0;
@@ -419,21 +470,24 @@ _EXPLORER_JS = r"""
 
   // --- table ----------------------------------------------------------------------------
   var table = byId("cbx-table"), headRow = table.tHead.rows[0], body = table.tBodies[0];
-  columns.forEach(function (c) {
-    var th = el("th", {scope: "col", tabindex: "0", "data-key": c.key, "class": c.kind,
-                       title: c.better ? betterText(c) + "; click to sort" : "click to sort"},
-                c.label);
-    var sortBy = function () {
-      state.sortDir = state.sortKey === c.key ? -state.sortDir : 1;
-      state.sortKey = c.key;
-      update();
-    };
-    th.addEventListener("click", sortBy);
-    th.addEventListener("keydown", function (e) {
-      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(); }
+  function buildHeader() {
+    clear(headRow);
+    shownColumns().forEach(function (c) {
+      var th = el("th", {scope: "col", tabindex: "0", "data-key": c.key, "class": c.kind,
+                         title: c.better ? betterText(c) + "; click to sort" : "click to sort"},
+                  c.label);
+      var sortBy = function () {
+        state.sortDir = state.sortKey === c.key ? -state.sortDir : 1;
+        state.sortKey = c.key;
+        update();
+      };
+      th.addEventListener("click", sortBy);
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(); }
+      });
+      headRow.appendChild(th);
     });
-    headRow.appendChild(th);
-  });
+  }
 
   function compare(a, b, key, dir) {
     var va = a[key], vb = b[key];
@@ -458,14 +512,17 @@ _EXPLORER_JS = r"""
       }
     });
     clear(body);
+    var shown = shownColumns();
     order.forEach(function (pair) {
       var tr = el("tr");
-      columns.forEach(function (c) {
+      shown.forEach(function (c) {
         tr.appendChild(el("td", c.kind === "text" ? {"class": "text"} : {}, fmt(pair[0][c.key])));
       });
       body.appendChild(tr);
     });
-    byId("cbx-count").textContent = list.length + " of " + rows.length + " rows";
+    var inKind = rows.filter(function (r) { return r.kind === state.kind; }).length;
+    byId("cbx-count").textContent = list.length + " of " + inKind + " rows (" +
+      kinds[state.kind].label + "; " + rows.length + " in all kinds)";
   }
 
   // --- Pareto front ---------------------------------------------------------------------
@@ -531,6 +588,12 @@ _EXPLORER_JS = r"""
     var xlog = byId("cbx-xlog").checked, ylog = byId("cbx-ylog").checked;
     clear(svg);
     clear(byId("cbx-legend"));
+    svg.appendChild(sv("text", {id: "cbx-plottitle", x: W / 2, y: 14, "text-anchor": "middle"},
+                       kinds[state.kind].label));
+    if (!xc || !yc) {
+      byId("cbx-plotnote").textContent = "no figures to plot for this kind";
+      return;
+    }
     var points = [];
     list.forEach(function (r) {
       if (usable(r[xc.key], xlog) && usable(r[yc.key], ylog)) {
@@ -585,6 +648,7 @@ _EXPLORER_JS = r"""
                               cx: sx.pos(p.x).toFixed(1), cy: sy.pos(p.y).toFixed(1),
                               r: pareto ? 5.5 : 4, fill: colour[r.cipher] || "#000",
                               "data-design": r.design, "data-target": r.target,
+                              "data-kind": r.kind,
                               "data-key": r.key_bits === null ? "" : String(r.key_bits)});
       dot.appendChild(sv("title", {}, r.design + " @ " + r.target +
         (r.key_bits === null ? "" : ", " + r.key_bits + "-bit key") +
@@ -616,13 +680,22 @@ _EXPLORER_JS = r"""
     byId(id).addEventListener(event, function (e) { state[field] = e.target.value; update(); });
   }
   bind("cbx-filter", "input", "text");
-  bind("cbx-kind", "change", "kind");
+  byId("cbx-kind").addEventListener("change", function (e) {
+    state.kind = e.target.value;
+    var keys = shownColumns().map(function (c) { return c.key; });
+    if (keys.indexOf(state.sortKey) < 0) { state.sortKey = null; }
+    fillAxes();
+    buildHeader();
+    update();
+  });
   bind("cbx-cipher", "change", "cipher");
   bind("cbx-x", "change", "x");
   bind("cbx-y", "change", "y");
   byId("cbx-xlog").addEventListener("change", update);
   byId("cbx-ylog").addEventListener("change", update);
   byId("cbx-ui").hidden = false;
+  fillAxes();
+  buildHeader();
   update();
 })();
 """

@@ -1,4 +1,5 @@
-"""Throughput vs area scatter, one panel per target kind, as PNG and SVG.
+"""Throughput vs area scatter, one panel per target kind and units, as PNG and SVG: a panel's
+axes each hold one unit (transistors, GE, LUTs; Mbps or bits per cycle), never two.
 
 Matplotlib through its object API with the Agg canvas: no pyplot global state and no GUI backend,
 so plotting is safe in worker processes and headless machines.
@@ -115,7 +116,7 @@ def _set_scale(ax: Axes, axis: Axis, scale: str) -> None:
         axis.set_minor_formatter(NullFormatter())
 
 
-def _panel(ax: Axes, kind: str, pts: list[Point]) -> None:
+def _panel(ax: Axes, kind: str, pts: list[Point], title: str) -> None:
     targets = sorted({p.target for p in pts})
     for index, target in enumerate(targets):
         mine = [p for p in pts if p.target == target]
@@ -126,27 +127,40 @@ def _panel(ax: Axes, kind: str, pts: list[Point]) -> None:
                         textcoords="offset points", xytext=(4, 4), fontsize=7)
     for axis, values in ((ax.xaxis, [p.area for p in pts]), (ax.yaxis, [p.speed for p in pts])):
         _set_scale(ax, axis, _scale(values))
-    ax.set_xlabel(" / ".join(sorted({p.area_label for p in pts})))
-    ax.set_ylabel(" / ".join(sorted({p.speed_label for p in pts})))
-    ax.set_title(_plain(KIND_TITLES.get(kind, kind)))
+    ax.set_xlabel(pts[0].area_label)
+    ax.set_ylabel(pts[0].speed_label)
+    ax.set_title(_plain(title))
     ax.margins(0.15)  # room for the labels of points at the edges
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
 
 
+def panels(pts: Sequence[Point]) -> dict[tuple[str, str, str], list[Point]]:
+    """Points by (kind, area unit, throughput unit), kinds in report order: a kind whose rows
+    lack its first area figure (GE without a NAND2, say) gets a panel of its own rather than
+    one axis in two units."""
+    found: dict[tuple[str, str, str], list[Point]] = {}
+    for p in pts:
+        found.setdefault((p.kind, p.area_label, p.speed_label), []).append(p)
+    return dict(sorted(found.items(), key=lambda kv: (kind_rank(kv[0][0]), kv[0][1:])))
+
+
 def throughput_vs_area(results: Sequence[Result]) -> Figure:
-    """The figure: a panel per target kind that has points, or a note when none has."""
-    pts = points(results)
-    kinds = sorted({p.kind for p in pts}, key=kind_rank)
-    fig = Figure(figsize=(5.5 * max(1, len(kinds)), 4.5), layout="constrained")
+    """The figure: a panel per target kind and units that has points, or a note when none has."""
+    groups = panels(points(results))
+    fig = Figure(figsize=(5.5 * max(1, len(groups)), 4.5), layout="constrained")
     FigureCanvasAgg(fig)
-    if not kinds:
+    if not groups:
         ax = fig.add_subplot()
         ax.text(0.5, 0.5, "no results with both area and throughput", ha="center", va="center")
         ax.set_axis_off()
         return fig
-    for index, kind in enumerate(kinds, start=1):
-        _panel(fig.add_subplot(1, len(kinds), index), kind, [p for p in pts if p.kind == kind])
+    kinds = [kind for kind, _, _ in groups]
+    for index, ((kind, area, speed), pts) in enumerate(groups.items(), start=1):
+        title = KIND_TITLES.get(kind, kind)
+        if kinds.count(kind) > 1:
+            title += f" ({area}, {speed})"
+        _panel(fig.add_subplot(1, len(groups), index), kind, pts, title)
     return fig
 
 

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
@@ -35,6 +36,10 @@ class Table:
     rows: list[list[str]]
     groups: list[tuple[str, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Shown closed (HTML <details>, Markdown's too): reference a reader opens when needed.
+    folded: bool = False
+    # The HTML table's id, for a table the page styles (or a test finds) by itself.
+    key: str = ""
 
 
 @dataclass
@@ -82,20 +87,88 @@ def fmt(value: Any) -> str:
 # Settings that the tables leave out: they are in the provenance section (Liberty file and hash),
 # repeat the target id, or are empty defaults.
 _PROVENANCE_ONLY = {"liberty", "liberty_sha256", "liberty_name", "nand2_cell", "nand2_area_um2",
-                    "clock_period_ns", "blocks", "family",
+                    "clock_period_ns", "blocks", "family", "device", "package",
                     # a speed grade's per-module ends (flows/asic.py): long, and implied by the row
-                    "module_delays_ps"}
+                    "module_delays_ps",
+                    # the Liberty's own unusable cells, the same on every row of one library
+                    "dont_use_auto"}
 
 
-def settings_text(settings: dict[str, Any]) -> str:
-    """``{"goal": "speed"}`` -> ``goal=speed`` (empty and provenance-only settings left out)."""
-    parts = []
-    for key in sorted(settings):
+def _delay_words(settings: dict[str, Any]) -> str | None:
+    """A speed grade's delay target; its position between the two ends when it has one."""
+    delay = settings.get("delay_ps")
+    if delay is None:
+        return None
+    position = settings.get("grade_position")
+    where = ("" if position is None
+             else f" ({round(100 * float(position))} % toward the area end)")
+    return f"delay target {fmt(delay)} ps{where}"
+
+
+def _list_words(label: str) -> Callable[[Any], str | None]:
+    return lambda v: f"{label} {', '.join(map(str, v))}" if v else None
+
+
+# Per setting: its value in words, None where it is the flow's default (left out). A setting not
+# listed here shows as "key value". The asic goal shows even at its default: a library's rows are
+# told apart by it.
+_WORDS: dict[str, Callable[[Any], str | None]] = {
+    "goal": lambda v: {"area": "area-oriented", "speed": "speed-oriented"}.get(str(v)),
+    "hierarchy": lambda v: None if v == "flat" else f"{v} synthesis",
+    "structure": lambda v: None if v == "restructure" else
+    ("structure kept" if v == "keep" else f"structure {v}"),
+    "sequential": lambda v: None if v == "flipflop" else
+    ("latch pairs" if v == "latch" else f"{v} registers"),
+    "power": lambda v: None if v else "no power",
+    "gates": lambda v: None if v == "simple" else f"gates {v}",
+    "transistor_gates": lambda v: None if v == "cmos" else f"transistors counted as {v}",
+    "dont_use": _list_words("cells not used:"),
+    "fmax_search": lambda v: "Fmax search" if v else None,
+    "seed": lambda v: None if v == 1 else f"placement seed {v}",
+    "seeds": _list_words("placement seeds"),
+    "fmax_search_runs": lambda _v: None,  # said by "Fmax search"; the count is in provenance
+    "freq_mhz": lambda _v: None,  # a request; the router reports the clock it reached
+    "tech": lambda v: None,  # in the target id
+    "density": lambda v: f"placement density {v}",
+    "synthesis": lambda v: f"{v} netlist",
+}
+
+
+def settings_words(settings: dict[str, Any]) -> str:
+    """Settings as a reader says them: ``{"goal": "area", "hierarchy": "bottom-up"}`` ->
+    "area-oriented, bottom-up synthesis"; defaults and provenance-only settings left out (the
+    provenance section folds away the raw settings, ``settings_raw``)."""
+    return ", ".join(settings_parts(settings))
+
+
+def settings_parts(settings: dict[str, Any]) -> list[str]:
+    """The phrases of :func:`settings_words`, the delay target first."""
+    parts = [] if settings.get("delay_ps") is None else [_delay_words(settings)]
+    order = list(_WORDS)  # goal, synthesis, then what was measured; unknown settings last
+    for key in sorted(settings, key=lambda k: (order.index(k) if k in order else len(order), k)):
         value = settings[key]
-        if key in _PROVENANCE_ONLY or value in (None, [], {}, ""):
+        if key in _PROVENANCE_ONLY or key in ("delay_ps", "grade_position") \
+                or value in (None, [], {}, ""):
             continue
-        parts.append(f"{key}={value if isinstance(value, str) else json.dumps(value)}")
-    return ", ".join(parts)
+        if key == "goal" and settings.get("delay_ps") is not None:
+            continue  # "delay": the delay target says it
+        words = _WORDS[key](value) if key in _WORDS else f"{key} {_raw_value(value)}"
+        if words:
+            parts.append(words)
+    return [p for p in parts if p]
+
+
+# The report's one spelling of a result's settings; kept under its old name for the seed modules.
+settings_text = settings_words
+
+
+def _raw_value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def settings_raw(settings: dict[str, Any]) -> str:
+    """Every setting as stored, ``key=value``: the provenance section's folded table."""
+    return ", ".join(f"{k}={_raw_value(settings[k])}" for k in sorted(settings)) or MISSING
 
 
 def column_label(result: Result) -> str:
@@ -146,6 +219,41 @@ def ordered(results: Iterable[Result]) -> list[Result]:
         key=lambda r: (r.design, kind_rank(r.target_kind), r.target,
                        json.dumps(r.settings, sort_keys=True), r.id or 0),
     )
+
+
+# --- a design that does not fit its device --------------------------------------------------
+
+# The FPGA flow's reason for a device too small (flows/fpga.py ``_does_not_fit``; study.py caches
+# such a row like a success): "does not fit device ice40-up5k: needs 13808 LUTs (ICESTORM_LC;
+# 13700 without the I/O wrapper), has 5280".
+FIT_PREFIX = "does not fit"
+_RE_FIT = re.compile(r"^does not fit device (?P<device>\S+): needs (?P<needed>\d+) "
+                     r"(?P<what>[^(]+?)(?: \((?P<bel>\w+)[^)]*\))?, has (?P<has>\d+)")
+# Placed resources named as the device's data sheet counts them: an iCE40 logic cell holds one
+# LUT4 and one flip-flop, and the flow counts its cells.
+_BEL_UNITS = {"ICESTORM_LC": "LCs", "TRELLIS_COMB": "LUTs"}
+
+
+def does_not_fit(result: Result) -> bool:
+    """A run that ended because the design is larger than its device: a result, not a failure."""
+    return not result.ok and str(result.reason or "").startswith(FIT_PREFIX)
+
+
+def fit_text(result: Result) -> str:
+    """"does not fit: needs 13,808 LCs, device has 5,280" from the stored reason (the reason as
+    stored when it does not say the two numbers)."""
+    reason = " ".join(str(result.reason or "").split())
+    match = _RE_FIT.match(reason)
+    if match is None:
+        return reason
+    unit = _BEL_UNITS.get(match["bel"] or "", match["what"].strip())
+    return (f"does not fit: needs {int(match['needed']):,} {unit}, "
+            f"device has {int(match['has']):,}")
+
+
+def failed_run(result: Result) -> bool:
+    """A run that failed for any reason but its device's size (the report's "Failed runs")."""
+    return not result.ok and not does_not_fit(result)
 
 
 # --- the NSA-style parameter table per design ----------------------------------------------
@@ -414,28 +522,123 @@ def _pair(a: Any, b: Any) -> str | None:
     return None if a is None and b is None else f"{fmt(a)} / {fmt(b)}"
 
 
-def target_table(target: str, results: Sequence[Result]) -> Table:
-    """All ok results on one target, a row per design x settings x key size."""
-    ours = ordered(r for r in results if r.ok and r.target == target)
-    kind = target.split(":", 1)[0]
-    columns = [*_LEAD, *KIND_COLUMNS.get(kind, _OTHER_COLUMNS)]
+def table_group(result: Result) -> tuple[str, str]:
+    """(kind, name) of the results table a row belongs in. An ASIC library is one table: its
+    area and speed ends, speed grades (``d<N>ps``) and variants (latch pairs, kept structure,
+    bottom-up synthesis) are rows of it, told apart by their settings in words; an FPGA device
+    is one table, with or without the Fmax search."""
+    parts = result.target.split(":")
+    kind = parts[0]
+    if kind == "asic":
+        return kind, str(result.settings.get("liberty_name") or (parts + [""])[1])
+    if kind == "generic":
+        return kind, "generic"
+    if kind == "layout":
+        return kind, (parts + [""])[1]
+    if kind == "fpga":
+        return kind, ":".join(p for p in parts[:4] if p != "fmax-search")
+    return kind, result.target
+
+
+def group_title(kind: str, name: str) -> str:
+    if kind == "generic":
+        return KIND_TITLES["generic"]
+    if kind == "asic":
+        return f"ASIC: {name} (every synthesis end, speed grade and variant, fastest first)"
+    if kind == "layout":
+        return f"ASIC layout: {name}"
+    return f"{KIND_TITLES.get(kind, kind)}: {name}"
+
+
+def critical_path_ns(result: Result) -> float | None:
+    """The row's critical path: STA's, else the period of its clock (1000 / Fmax)."""
+    path = figure(result, "critical_path_ns")
+    if isinstance(path, (int, float)) and not isinstance(path, bool) and path > 0:
+        return float(path)
+    fmax = figure(result, "fmax_mhz")
+    if isinstance(fmax, (int, float)) and not isinstance(fmax, bool) and fmax > 0:
+        return 1000.0 / fmax
+    return None
+
+
+def fastest_first(results: Iterable[Result]) -> list[Result]:
+    """Per design, its rows by critical path, fastest first (rows without one last): a
+    library's speed grades read as the NSA's grade 1 to 5."""
+    def key(r: Result) -> tuple[Any, ...]:
+        path = critical_path_ns(r)
+        return (r.design, path is None, path or 0.0, r.target,
+                json.dumps(r.settings, sort_keys=True, default=str))
+    return sorted(results, key=key)
+
+
+def _fit_row(result: Result, columns: list[Column]) -> list[str]:
+    """A does-not-fit run in its device's table: the reason, with both numbers, where the area
+    would be (the first figure after the lead columns)."""
+    row = [fmt(get(result, "")) for _, get in columns[:len(_LEAD)]]
+    row[-1] = MISSING  # no key size
+    rest = [MISSING] * (len(columns) - len(_LEAD))
+    if rest:
+        rest[0] = fit_text(result)
+    return row + rest
+
+
+def target_table(kind: str, name: str, results: Sequence[Result]) -> Table:
+    """The ok results of one table group (see :func:`table_group`), a row per design x settings
+    x key size, and the runs that do not fit the device."""
+    mine = [r for r in results if table_group(r) == (kind, name)]
+    ours = fastest_first(r for r in mine if r.ok)
+    shown = [*ours, *ordered(r for r in mine if does_not_fit(r))]
+    common = _common_phrases(shown)
+    columns = [_LEAD[0], ("Settings", _settings_but(common)), *_LEAD[2:],
+               *KIND_COLUMNS.get(kind, _OTHER_COLUMNS)]
     rows = [[fmt(get(r, key)) for _, get in columns] for r in ours for key in key_sizes(r) or [""]]
-    return Table(title=f"{KIND_TITLES.get(kind, kind)}: {target}",
-                 headers=[name for name, _ in columns], rows=rows)
+    rows += [_fit_row(r, columns) for r in shown[len(ours):]]
+    notes = [f"Every row: {', '.join(common)}."] if common else []
+    return Table(title=group_title(kind, name), headers=_headers(kind, name, columns),
+                 rows=rows, notes=notes)
+
+
+# An iCE40 logic cell is one LUT4 and one flip-flop; the FPGA flow counts cells as its "luts".
+_ICE40_HEADERS = {"LUTs": "Logic cells", "Mbps/LUT": "Mbps/LC"}
+
+
+def _headers(kind: str, name: str, columns: list[Column]) -> list[str]:
+    ice40 = kind == "fpga" and ":ice40:" in f"{name}:"
+    return [_ICE40_HEADERS.get(label, label) if ice40 else label for label, _ in columns]
+
+
+def status_text(result: Result) -> str:
+    """ok, failed, or "does not fit" (a result, not a failure)."""
+    return FIT_PREFIX if does_not_fit(result) else result.status
+
+
+def _common_phrases(results: Sequence[Result]) -> list[str]:
+    """The settings phrases every row of a table shares: said once, under the table."""
+    if not results:
+        return []
+    first = settings_parts(results[0].settings)
+    return [p for p in first if all(p in settings_parts(r.settings) for r in results[1:])]
+
+
+def _settings_but(common: list[str]) -> Callable[[Result, str], Any]:
+    """A row's settings in words without the phrases the whole table shares."""
+    def text(r: Result, _key: str) -> str | None:
+        return ", ".join(p for p in settings_parts(r.settings) if p not in common) or None
+    return text
 
 
 def target_tables(results: Sequence[Result]) -> list[Table]:
-    """One table per target: generic, then each ASIC library+goal, then each FPGA device."""
-    targets = sorted({r.target for r in results if r.ok},
-                     key=lambda t: (kind_rank(t.split(":", 1)[0]), t))
-    return [target_table(t, results) for t in targets]
+    """One table per group: generic, then each ASIC library, then each FPGA device."""
+    groups = sorted({table_group(r) for r in results if r.ok or does_not_fit(r)},
+                    key=lambda g: (kind_rank(g[0]), g[1].lower()))
+    return [target_table(kind, name, results) for kind, name in groups]
 
 
 # --- failures and provenance ---------------------------------------------------------------
 
 
 def failed_table(results: Sequence[Result]) -> Table:
-    failed = ordered(r for r in results if not r.ok)
+    failed = ordered(r for r in results if failed_run(r))
     return Table(
         title="",  # the section heading names it
         headers=["Design", "Target", "Settings", "Reason", "Date"],
@@ -483,7 +686,7 @@ def provenance_table(results: Sequence[Result]) -> Table:
         other = {k: v for k, v in prov.items()
                  if k not in _PROVENANCE_KEYS and k not in _PROVENANCE_SKIP}
         rows.append([
-            r.design, column_label(r), r.status,
+            r.design, column_label(r), status_text(r),
             fmt(prov.get("git_hash") or prov.get("git")),
             fmt(prov.get("date") or r.created or None),
             fmt(_tools_text(prov.get("tools"))),
@@ -493,6 +696,16 @@ def provenance_table(results: Sequence[Result]) -> Table:
     return Table(title="",
                  headers=["Design", "Target", "Status", "Git", "Date", "Tools", "Liberty", "Other"],
                  rows=rows)
+
+
+def raw_settings_table(results: Sequence[Result]) -> Table:
+    """Every run's settings exactly as stored (the tables elsewhere say them in words and leave
+    out defaults): folded away, for whoever reruns or compares a row."""
+    return Table(title="Settings as stored, per run",
+                 headers=["Design", "Target", "Status", "Settings"],
+                 rows=[[r.design, r.target, status_text(r), settings_raw(r.settings)]
+                       for r in ordered(results)],
+                 folded=True)
 
 
 # --- Markdown ------------------------------------------------------------------------------
@@ -507,6 +720,10 @@ def md_escape(text: str) -> str:
 
 
 def to_markdown(table: Table, level: int = 3) -> str:
+    if table.folded:  # GitHub and most renderers fold <details>; the table stays Markdown
+        inner = to_markdown(Table("", table.headers, table.rows, notes=table.notes))
+        summary = md_escape(table.title or "details")
+        return f"<details><summary>{summary}</summary>\n\n{inner}\n</details>\n"
     lines = [f"{'#' * level} {md_escape(table.title)}", ""] if table.title else []
     if not table.rows:
         return "\n".join([*lines, "(none)", ""])

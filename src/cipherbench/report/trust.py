@@ -59,16 +59,34 @@ def trust_table(results: list[Result]) -> Table:
         gates = "; ".join(f"{flow}: {cell}"
                           for flow, cell in sorted(netlists[design].items())) or "-"
         if not record:
-            rows.append([design, "no record (measured by an older version)", "-", "-", "-", "-",
-                         "-", gates])
+            rows.append([design, status_text(record), "-", "-", "-", "-", "-", gates])
             continue
-        status = "pass" if not record.get("failed") else f"FAIL ({record['failed']})"
-        rows.append([design, status, str(record.get("known_answer", "-")), mct_cell(record),
+        rows.append([design, status_text(record), str(record.get("known_answer", "-")),
+                     mct_cell(record),
                      str(record.get("random", "-")), oracle_cell(record),
                      str(record.get("constant_time", "-")), gates])
     return Table(TITLE, ["design", "verification", "known answers", "Monte Carlo",
                          "random vs model", "random vs oracle", "constant time",
                          "netlists checked"], rows)
+
+
+def status_text(record: dict[str, Any] | None) -> str:
+    """A design's verification in one cell: pass, FAIL (how many vectors), or no record."""
+    if not record:
+        return "no record (measured by an older version)"
+    return "pass" if not record.get("failed") else f"FAIL ({record['failed']})"
+
+
+def design_status(results: list[Result]) -> dict[str, str]:
+    """Per design, its verification record's verdict (the trust table's second column), read
+    from its ok rows, as the trust table reads them."""
+    records: dict[str, dict[str, Any] | None] = {}
+    for r in results:
+        if r.ok:
+            record = (r.provenance or {}).get("verification")
+            if record or r.design not in records:
+                records[r.design] = record
+    return {design: status_text(record) for design, record in records.items()}
 
 
 def netlist_cell(check: dict[str, Any]) -> str:
