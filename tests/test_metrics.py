@@ -1,4 +1,4 @@
-"""metrics.py against hand-computed values (DESIGN.md section 4)."""
+"""metrics.py against hand-computed values."""
 
 from __future__ import annotations
 

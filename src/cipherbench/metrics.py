@@ -1,4 +1,4 @@
-"""Derived figures: the formulas of DESIGN.md section 4, and nowhere else.
+"""Derived figures: every formula from measured figures to reported ones, here and nowhere else.
 
 Everything here is a pure function of what the flows measured (clock, area) and what simulation
 measured (cycle counts, see docs/interface.md). Units:

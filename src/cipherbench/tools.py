@@ -1,6 +1,6 @@
 """External tool discovery, version capture and a uniform way to run them.
 
-Every measurement carries the versions of the tools that produced it (DESIGN.md section 4), so
+Every measurement carries the versions of the tools that produced it, so
 discovery and version strings live in one place. Errors are one line naming the package that
 provides a missing tool, or the key error line of a failed run.
 """

@@ -2,7 +2,7 @@
 
 It starts from the design's gate prefix (flows/gates_prefix.py: Yosys' synthesis, made once and
 shared with the ASIC flow, whose netlists are proven equal to the same file). Two mappings of it
-(DESIGN.md section 4, NSA-style figures):
+(NSA-style figures):
 - `gates` (default "simple": 2-input AND/OR/XOR and MUX, plus NOT) gives the gate count and the
   logic depth, in units a reader can picture without a library;
 - `transistor_gates` (default "cmos": NAND/NOR/AOI/OAI/MUX/XOR) gives the transistor estimate of

@@ -1,7 +1,7 @@
 """Known answers typed from RFC 3713, and a reader for NTT's Camellia test-vector file.
 
 Typed here: RFC 3713 Appendix A, one example per key size (the same plaintext under 128-, 192- and
-256-bit keys). A copy of the RFC is at ``../shared/kat/camellia/rfc3713.txt``.
+256-bit keys). The RFC's text, where provided, is ``$CIPHERBENCH_KAT/camellia/rfc3713.txt``.
 
 NTT's ``t_camellia.txt`` (in PyPI ``cryptography_vectors`` split per key size as
 ``ciphers/Camellia/camellia-{128,192,256}-ecb.txt``) lists ``K No.nnn : hex bytes`` lines, each followed

@@ -2,8 +2,8 @@
 
 Typed here: B.1, one plaintext under a 128-bit, an 80-bit and a 40-bit key (the short keys are given as
 they are: 10 and 5 bytes, run with 12 rounds), and B.2, the "full maintenance test" (a million iterations
-of four encryptions with keys taken from the evolving data; slow in pure Python). A copy of the RFC is at
-``../shared/kat/cast128/rfc2144.txt``; PyPI ``cryptography_vectors`` holds B.1 as
+of four encryptions with keys taken from the evolving data; slow in pure Python). The RFC's text, where
+provided, is ``$CIPHERBENCH_KAT/cast128/rfc2144.txt``; PyPI ``cryptography_vectors`` holds B.1 as
 ``ciphers/CAST5/cast5-ecb.txt`` in NIST .rsp layout.
 """
 

@@ -1,7 +1,7 @@
 """Known answers typed from IBM's MARS test vectors (tweaked key schedule), so the model is checked anywhere.
 
 Source: the test-vector files published with the revised (August 1999) MARS document by its designers,
-copies of which are in ``../shared/kat/mars``: ``ecb_tbl.txt`` (first entries), ``ecb_vk.txt``
+read from ``$CIPHERBENCH_KAT/mars`` where provided: ``ecb_tbl.txt`` (first entries), ``ecb_vk.txt``
 (I=1 with its expanded key, and two keys that exercise the top bit of the key-fixing mask),
 ``ecb_vt.txt`` (I=1) and ``ecb_ivt.txt`` (intermediate values). Hex strings are bytes in order;
 expanded-key words are 32-bit numbers; intermediate values print each state's 16 bytes in order,

@@ -2,10 +2,10 @@
 
 Typed here: Appendix A's two-block ECB example and its CBC example (IV 0102030405060708). Each CBC block
 is one MISTY1 encryption of (plaintext XOR previous ciphertext), so it is a known answer too.
-A copy of the RFC is at ``../shared/kat/misty1/rfc2994.txt``.
+The RFC's text, where provided, is ``$CIPHERBENCH_KAT/misty1/rfc2994.txt``.
 
-MISTY1 has no NIST or pyca file. Botan's ``src/tests/data/block/misty.vec`` (copied to the shared kat
-folder as ``misty1/misty.vec``, read with ``cipherbench.verify.kat_formats.read_botan_vec``) holds
+MISTY1 has no NIST or pyca file. Botan's ``src/tests/data/block/misty.vec`` (read from the vector folder
+``$CIPHERBENCH_KAT`` as ``misty1/misty.vec``, read with ``cipherbench.verify.kat_formats.read_botan_vec``) holds
 ``Key = / In = / Out =`` records; its first two are Appendix A, the rest come from Botan's test suite.
 """
 

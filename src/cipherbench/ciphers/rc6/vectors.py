@@ -2,8 +2,8 @@
 
 Sources: "The RC6 Block Cipher" (Rivest, Robshaw, Sidney, Yin, v1.1, 1998), appendix "Test vectors"
 for RC6-32/20/b with b = 16, 24 and 32 (byte strings, words little-endian inside); NESSIE's
-``Rc6-*-128.verified.test-vectors`` (set 4 vector 0, with its iterated values), copies of which are in
-``../shared/kat/rc6``.
+``Rc6-*-128.verified.test-vectors`` (set 4 vector 0, with its iterated values), read from
+``$CIPHERBENCH_KAT/rc6`` where provided.
 """
 
 from __future__ import annotations

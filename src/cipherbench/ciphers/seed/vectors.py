@@ -3,7 +3,7 @@
 Each example lists, per round i = 1..16, the round key (Ki0, Ki1) and the round's input (L0 L1 R0 R1).
 Row 1's input is the plaintext; row i+1's input is the state after round i (``encrypt_trace`` entry i-1).
 Row 16's R0 R1 equal the ciphertext's right half because SEED's last round does not swap.
-A copy of the RFC is at ``../shared/kat/seed/rfc4269.txt``; PyPI ``cryptography_vectors`` has the
+The RFC's text, where provided, is ``$CIPHERBENCH_KAT/seed/rfc4269.txt``; PyPI ``cryptography_vectors`` has the
 four key/plaintext/ciphertext triples as ``ciphers/SEED/rfc-4269.txt`` (NIST .rsp layout).
 """
 

@@ -1,6 +1,6 @@
 """Known answers typed from the Serpent submission package and NESSIE, so the model is checked anywhere.
 
-Sources (copies in ``../shared/kat/serpent``): the AES-submission package's ``ecb_iv.txt`` (intermediate
+Sources (read from ``$CIPHERBENCH_KAT/serpent`` where provided): the AES-submission package's ``ecb_iv.txt`` (intermediate
 values, one key per size), ``ecb_vk.txt`` and ``ecb_vt.txt`` (first entries), and NESSIE's
 ``Serpent-*-128.verified.test-vectors`` (set 1 vector 0, set 4 vector 0). The submission files print
 numbers: their values are kept here as printed (``*_number`` fields, ints) and converted with

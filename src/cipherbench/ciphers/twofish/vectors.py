@@ -1,7 +1,7 @@
 """Known answers typed from the Twofish paper (Schneier et al., 1998, appendix), so the model is checked
 anywhere.
 
-Sources (a copy of the appendix text is ``../shared/kat/twofish/ecb_ival.txt``): the intermediate-value
+Sources (the appendix text, where provided, is ``$CIPHERBENCH_KAT/twofish/ecb_ival.txt``): the intermediate-value
 file ``ecb_ival.txt`` (key schedule and per-round values for one key of each size) and the chained
 full-encryption file ``ecb_tbl.txt`` (49 entries per key size; each plaintext is the previous
 ciphertext and each key is made of the ciphertexts two and three entries back). Hex strings are bytes;
