@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from cipherbench.cache import ensure_design
-from cipherbench.flows import asic
-from cipherbench.flows.asic import AsicFlow, SPEED_DELAY_PS, AREA_DNSIZE_PS, _abc_prepare
+from cipherbench.flows.asic import AREA_DNSIZE_PS, SPEED_DELAY_PS, AsicFlow, abc, abc_prepare
 from cipherbench.flows.liberty import load_liberty
 from cipherbench.spec import parse
 
@@ -39,24 +38,24 @@ VARIANTS: tuple[tuple[str, str, str], ...] = (
 
 def _script_for(rest: str) -> Callable[[str, int | None, str], str]:
     def script(goal: str, delay_ps: int | None, structure: str = "restructure") -> str:
-        return f"{_abc_prepare(structure)}; {rest}"
+        return f"{abc_prepare(structure)}; {rest}"
     return script
 
 
 def measure(design: str, liberty: str, work: Path) -> list[tuple[str, str, float, float]]:
     """(goal, variant, gate equivalents, critical path in ns) of every variant."""
     folder = ensure_design(parse(design))
-    original = asic.abc_script
+    original = abc.abc_script
     rows = []
     try:
         for index, (goal, name, rest) in enumerate(VARIANTS):
-            asic.abc_script = _script_for(rest)  # module_abc_scripts looks it up at each call
+            abc.abc_script = _script_for(rest)  # module_abc_scripts looks it up at each call
             result = AsicFlow().run(folder, work / f"v{index}",
                                     {"liberty": liberty, "goal": goal, "power": False})
             m = result.measurements
             rows.append((goal, name, float(m["gate_equivalents"]), float(m["critical_path_ns"])))
     finally:
-        asic.abc_script = original
+        abc.abc_script = original
     return rows
 
 

@@ -41,7 +41,7 @@ def _speed_ends(rows: list[Result], prefix: str) -> dict[str, Result]:
 
 
 def test_every_design_has_five_distinct_speed_grades(rows: list[Result]) -> None:
-    # Each module gets its own target between its own ends (flows/asic.py): no grade collapses.
+    # Each module gets its own target between its own ends (flows/asic/abc.py): no grade collapses.
     series = nsa_grades.speed_grades(rows)
     named = {str(spec) for spec in load_study(STUDY).designs}
     assert {s.design for s in series} >= named

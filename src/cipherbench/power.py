@@ -3,7 +3,7 @@ simulated under a stated workload, its per-net activity annotated on the driving
 OpenSTA's internal, switching and leakage power at the design's Fmax and at a common clock.
 
 Orchestration only: the workloads and the activity count are in verify/activity.py, the netlists
-and the OpenSTA power report in flows/asic.py. Every figure carries its workload in its name;
+and the OpenSTA power report in flows/asic/power_report.py. Every figure carries its workload in its name;
 OpenSTA's vectorless estimate (default input activity 0.1, propagated through the logic) is
 stored beside it as a labelled comparison, never as the power figure. Latch designs (asic
 ``sequential: latch``): OpenSTA 2.0.17's power report does not finish on their loops unless one

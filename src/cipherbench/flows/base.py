@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..errors import CipherbenchError
 
-# A figure; a dict for per-part figures such as ABC's delay of each module (flows/asic.py).
+# A figure; a dict for per-part figures such as ABC's delay of each module (flows/asic/abc.py).
 Measurement = float | int | str | dict[str, float]
 
 

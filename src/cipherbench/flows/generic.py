@@ -10,7 +10,7 @@ shared with the ASIC flow, whose netlists are proven equal to the same file). Tw
   "simple" mapping would charge 6 transistors for every AND that static CMOS builds inverted.
 A second, unflattened synthesis attributes transistors to each submodule instance of the top.
 
-``hierarchy = "bottom-up"`` (the NSA's method, as in flows/asic.py): one synthesis that maps
+``hierarchy = "bottom-up"`` (the NSA's method, as in flows/asic/): one synthesis that maps
 each distinct module once, unflattened; its statistics give both the total and each block's
 share, and the netlist is flattened only after mapping, for the logic depth (the simulation
 keeps its modules).

@@ -88,7 +88,7 @@ def fmt(value: Any) -> str:
 # repeat the target id, or are empty defaults.
 _PROVENANCE_ONLY = {"liberty", "liberty_sha256", "liberty_name", "nand2_cell", "nand2_area_um2",
                     "clock_period_ns", "blocks", "family", "device", "package",
-                    # a speed grade's per-module ends (flows/asic.py): long, and implied by the row
+                    # a speed grade's per-module ends (flows/asic/abc.py): long, and implied by the row
                     "module_delays_ps",
                     # the Liberty's own unusable cells, the same on every row of one library
                     "dont_use_auto"}

@@ -23,7 +23,7 @@ What the proof takes on trust: that a library register is what dfflibmap read it
 Liberty's ff or latch group, as the gate-level simulation takes it to be what read_liberty reads
 from the same group.
 
-A bottom-up netlist (flows/asic.py ``hierarchy``) keeps the design's modules, and ABC maps each
+A bottom-up netlist (flows/asic/ ``hierarchy``) keeps the design's modules, and ABC maps each
 by itself, so each distinct module is proven by itself: cut also at its instances of the other
 modules, whose pins become ports named ``<instance>.<pin>`` on both sides. Equal modules with
 the same instances make equal designs, and a module shared by ten rounds is proven once: 15 s
