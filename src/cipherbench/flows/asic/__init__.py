@@ -1,6 +1,6 @@
 """ASIC flow: Yosys + ABC onto a Liberty library, then OpenSTA on the post-synthesis netlist.
 
-DESIGN.md section 6: timing after synthesis only means something once ABC has buffered and sized
+Timing after synthesis only means something once ABC has buffered and sized
 the netlist, so every script ends in `buffer -p` (buffer high-fanout nets, flip-flop outputs
 and ports included) and sizing. ABC models its inputs as driven by the library's smallest buffer
 and its outputs as loaded by four NAND2 inputs (a fanout-of-4 load), given through `-constr`;
