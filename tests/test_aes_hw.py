@@ -12,7 +12,7 @@ import pytest
 from cipherbench.cache import ensure_design
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
-from cipherbench.verify.vectors import aesavs_files
+from cipherbench.ciphers.aes.vectors import aesavs_files
 
 ROUNDS = {128: 10, 192: 12, 256: 14}
 # Per key size: GFSbox + KeySbox + VarKey + VarTxt + MMT blocks, one direction (AESAVS).

@@ -28,7 +28,8 @@ from cipherbench.ciphers.aes.model import (
 from cipherbench.ciphers.aes.vectors import EXAMPLES, FIPS197_B, FIPS197_C1, KEY_EXPANSIONS, known_answers
 from cipherbench.ciphers.base import CipherModel
 from cipherbench.errors import CipherbenchError
-from cipherbench.verify.vectors import AESAVS_FAMILIES, aesavs_files, read_rsp
+from cipherbench.ciphers.aes.vectors import AESAVS_FAMILIES, aesavs_files
+from cipherbench.verify.vectors import read_rsp
 
 # --- S-boxes and field arithmetic ---------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from cipherbench.spec import parse
 from cipherbench.verify.check import random_cases
 from cipherbench.verify.designs import verify_design
 from cipherbench.verify.sim import BlockOp, KeyOp, Simulator
-from cipherbench.verify.vectors import aesavs_files
+from cipherbench.ciphers.aes.vectors import aesavs_files
 
 # One direction of AESAVS for 128-bit keys: GFSbox + KeySbox + VarKey + VarTxt + MMT blocks.
 AESAVS_BLOCKS_128 = 7 + 21 + 128 + 128 + 55

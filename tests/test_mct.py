@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from cipherbench.ciphers.aes import mct as aesavs
 from cipherbench.ciphers.registry import ciphers
 from cipherbench.verify import mct
 from cipherbench.verify.vectors import kat_root
@@ -18,8 +19,15 @@ def _name(decrypt: bool) -> str:
     return "decrypt" if decrypt else "encrypt"
 
 
+# The ciphers whose Monte Carlo test is the AES-candidate files (Serpent, MARS).
+SUBMISSION_CIPHERS = sorted(name for name, info in ciphers().items()
+                            if isinstance(info.monte_carlo, mct.SubmissionMct))
+
+
 def _files(cipher: str):
-    files = mct.submission_files(cipher)
+    test = ciphers()[cipher].monte_carlo
+    assert isinstance(test, mct.SubmissionMct)
+    files = test.files()
     if not files:
         pytest.skip(f"{cipher} Monte Carlo files not found: set CIPHERBENCH_KAT to the shared kat "
                     "folder (ecb_e_m.txt, ecb_d_m.txt)")
@@ -55,17 +63,17 @@ def test_run_mct_chains_inputs_and_keys() -> None:
 
 def test_aesavs_first_step_matches_published_ecbmct128() -> None:
     """COUNT=0 CIPHERTEXT and COUNT=1 KEY of ECBMCT128.rsp [ENCRYPT], on the reference model."""
-    got = mct.aesavs_mct(mct.model_chain(ciphers()["aes"].model()), 128, False, outer=2)
-    assert got[0].result == mct.AESAVS_ECB_MCT128_ENCRYPT_COUNT0_RESULT
-    assert got[1].key == mct.AESAVS_ECB_MCT128_ENCRYPT_COUNT1_KEY
+    got = aesavs.aesavs_mct(mct.model_chain(ciphers()["aes"].model()), 128, False, outer=2)
+    assert got[0].result == aesavs.AESAVS_ECB_MCT128_ENCRYPT_COUNT0_RESULT
+    assert got[1].key == aesavs.AESAVS_ECB_MCT128_ENCRYPT_COUNT1_KEY
 
 
-@pytest.mark.parametrize("seed", mct.AESAVS_ECB_MCT,
+@pytest.mark.parametrize("seed", aesavs.AESAVS_ECB_MCT,
                          ids=lambda s: f"{s.key_bits}-{_name(s.decrypt)}")
-def test_aesavs_published_final_values_with_cryptography(seed: mct.AesavsSeed) -> None:
+def test_aesavs_published_final_values_with_cryptography(seed: aesavs.AesavsSeed) -> None:
     """The full 100 x 1000 procedure with OpenSSL's AES reaches the published COUNT=99 value:
     the procedure (key update, chaining) is the standard's."""
-    got = mct.aesavs_mct(mct.cryptography_aes_chain(), seed.key_bits, seed.decrypt)
+    got = aesavs.aesavs_mct(aesavs.cryptography_chain(), seed.key_bits, seed.decrypt)
     assert len(got) == 100
     assert got[-1].result == seed.final
 
@@ -74,8 +82,8 @@ def test_aesavs_published_final_values_with_cryptography(seed: mct.AesavsSeed) -
 @pytest.mark.parametrize("bits", SIZES)
 def test_aesavs_model_equals_cryptography_short(bits: int, decrypt: bool) -> None:
     outcome = mct.compare_checkpoints(
-        "short", mct.aesavs_mct(mct.model_chain(ciphers()["aes"].model()), bits, decrypt, SHORT_OUTER),
-        mct.aesavs_mct(mct.cryptography_aes_chain(), bits, decrypt, SHORT_OUTER))
+        "short", aesavs.aesavs_mct(mct.model_chain(ciphers()["aes"].model()), bits, decrypt, SHORT_OUTER),
+        aesavs.aesavs_mct(aesavs.cryptography_chain(), bits, decrypt, SHORT_OUTER))
     assert outcome.ok and outcome.passed == SHORT_OUTER, outcome.first_failures
 
 
@@ -86,23 +94,23 @@ def test_aesavs_model_full(bits: int, decrypt: bool) -> None:
     """All 100 iterations on the model: every checkpoint equals cryptography's, the last one the
     published COUNT=99 value."""
     outcomes = mct.cipher_mct("aes", mct.model_chain(ciphers()["aes"].model()), [bits], [decrypt],
-                              reference=mct.cryptography_aes_chain())
+                              reference=aesavs.cryptography_chain())
     assert len(outcomes) == 1 and outcomes[0].ok, outcomes[0].first_failures
     assert outcomes[0].passed == 101  # 100 checkpoints + the published final value
 
 
 def test_a_wrong_chain_is_caught() -> None:
     """One wrong block in one inner loop (as a core with a rare fault) fails the comparison."""
-    good = mct.cryptography_aes_chain()
+    good = aesavs.cryptography_chain()
 
     def faulty(key: bytes, data: bytes, decrypt: bool, count: int) -> tuple[bytes, bytes]:
         before, last = good(key, data, decrypt, count)
-        if data == mct.AESAVS_ECB_MCT128_ENCRYPT_COUNT0_RESULT:  # iteration 1 only
+        if data == aesavs.AESAVS_ECB_MCT128_ENCRYPT_COUNT0_RESULT:  # iteration 1 only
             last = bytes([last[0] ^ 1]) + last[1:]
         return before, last
 
-    outcome = mct.compare_checkpoints("faulty", mct.aesavs_mct(faulty, 128, False, 3),
-                                      mct.aesavs_mct(good, 128, False, 3))
+    outcome = mct.compare_checkpoints("faulty", aesavs.aesavs_mct(faulty, 128, False, 3),
+                                      aesavs.aesavs_mct(good, 128, False, 3))
     assert not outcome.ok and outcome.passed == 1 and "iteration 1: result" in outcome.first_failures[0]
 
 
@@ -110,7 +118,7 @@ def test_a_wrong_chain_is_caught() -> None:
 
 
 @pytest.mark.parametrize("bits", SIZES)
-@pytest.mark.parametrize("cipher", sorted(mct.SUBMISSION_MCT_FILES))
+@pytest.mark.parametrize("cipher", SUBMISSION_CIPHERS)
 def test_submission_mct_first_iteration(cipher: str, bits: int) -> None:
     """I=0 (10,000 operations) in both files, and the KEY and input of I=1 derived from it."""
     chain = mct.model_chain(ciphers()[cipher].model())
@@ -122,7 +130,7 @@ def test_submission_mct_first_iteration(cipher: str, bits: int) -> None:
 
 
 def test_submission_files_are_whole() -> None:
-    for cipher in mct.SUBMISSION_MCT_FILES:
+    for cipher in SUBMISSION_CIPHERS:
         for path, _, sections in _files(cipher):
             assert sorted(sections) == list(SIZES), path
             assert all(len(records) == mct.SUBMISSION_OUTER for records in sections.values()), path
@@ -142,7 +150,7 @@ def test_submission_wrong_model_is_caught() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bits", SIZES)
-@pytest.mark.parametrize("cipher", sorted(mct.SUBMISSION_MCT_FILES))
+@pytest.mark.parametrize("cipher", SUBMISSION_CIPHERS)
 def test_submission_mct_model_full(cipher: str, bits: int) -> None:
     """All 400 records of both files (Serpent about 10 minutes, MARS about 5, per key size)."""
     _files(cipher)

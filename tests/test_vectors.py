@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from cipherbench.ciphers.aes import vectors as aes_vectors
+from cipherbench.ciphers.aes.vectors import AESAVS_FAMILIES, aesavs_files
 from cipherbench.errors import CipherbenchError
 from cipherbench.verify import vectors
 from cipherbench.verify.vectors import (
-    AESAVS_FAMILIES,
     VectorCase,
-    aesavs_files,
     cryptography_vectors_dir,
     kat_root,
     read_rsp,
@@ -382,7 +382,7 @@ def test_aesavs_files_lists_every_family(key_bits: int) -> None:
 def test_aesavs_files_falls_back_to_the_shared_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(vectors, "cryptography_vectors_dir", lambda *parts: None)
+    monkeypatch.setattr(aes_vectors, "cryptography_vectors_dir", lambda *parts: None)
     monkeypatch.setenv("CIPHERBENCH_KAT", str(tmp_path))
     assert aesavs_files(128) == []
     (tmp_path / "aes").mkdir()

@@ -81,7 +81,7 @@ def list_cmd(as_json: bool, show_all: bool) -> None:
     """
     from .arch.registry import ARCHITECTURES, COMMON_PARAMS
     from .cache import cache_root
-    from .ciphers.registry import ciphers
+    from .ciphers.registry import BUILT_IN, ciphers
     from .spec import all_designs
     from .targets import describe_targets
     from .verify.record import describe, find_records, passed, summary
@@ -99,7 +99,10 @@ def list_cmd(as_json: bool, show_all: bool) -> None:
     for info in ciphers().values():
         sizes = "/".join(map(str, info.key_sizes))
         hw = "" if info.hardware else " (model only)"
-        click.echo(f"  {info.name:10s} {info.title}; block {info.block_bits}, keys {sizes}{hw}")
+        # A cipher from $CIPHERBENCH_CIPHERS says which folder it came from.
+        origin = "" if info.origin == BUILT_IN else f" [from {info.origin}]"
+        click.echo(f"  {info.name:10s} {info.title}; block {info.block_bits}, keys {sizes}{hw}"
+                   f"{origin}")
         for name, p in info.params.items():
             click.echo(f"      {name}={'|'.join(p.choices)} (default {p.default}): {p.help}")
     click.echo("Architectures:")

@@ -36,15 +36,15 @@ def _files(part: str) -> list[Path]:
             and "__pycache__" not in p.parts]
 
 
-def _module_file(dotted: list[str]) -> list[Path]:
-    """The file(s) of a module inside the package: ``[ciphers, aes, hw]`` -> ciphers/aes/hw.py,
+def _module_file(dotted: list[str], root: Path = PACKAGE_ROOT) -> list[Path]:
+    """The file(s) of a module under ``root``: ``[ciphers, aes, hw]`` -> ciphers/aes/hw.py,
     plus the ``__init__.py`` of every package on the way (importing runs them)."""
     found = []
     for depth in range(1, len(dotted) + 1):
-        init = PACKAGE_ROOT.joinpath(*dotted[:depth], "__init__.py")
+        init = root.joinpath(*dotted[:depth], "__init__.py")
         if init.is_file():
             found.append(init)
-    module = PACKAGE_ROOT.joinpath(*dotted[:-1], dotted[-1] + ".py") if dotted else None
+    module = root.joinpath(*dotted[:-1], dotted[-1] + ".py") if dotted else None
     if module is not None and module.is_file():
         found.append(module)
     return found
@@ -60,8 +60,9 @@ def _imports(path: Path) -> list[Path]:
     except (SyntaxError, UnicodeDecodeError):
         return []
     # The package a relative import starts from: the folder of the file (for an __init__.py,
-    # the package it defines, which is the same folder).
-    package = list(path.relative_to(PACKAGE_ROOT).parent.parts)
+    # the package it defines, which is the same folder), under the root its imports resolve in.
+    root = _import_root(path)
+    package = list(path.relative_to(root).parent.parts)
     found: list[Path] = []
     for node in ast.walk(tree):
         targets: list[list[str]] = []
@@ -82,8 +83,21 @@ def _imports(path: Path) -> list[Path]:
             targets += [name.name.split(".")[1:] for name in node.names
                         if name.name.split(".")[0] == PACKAGE]
         for dotted in targets:
-            found += _module_file([part for part in dotted if part])
+            local = bool(isinstance(node, ast.ImportFrom) and node.level)
+            found += _module_file([part for part in dotted if part],
+                                  root if local else PACKAGE_ROOT)
     return found
+
+
+def _import_root(path: Path) -> Path:
+    """The folder a file's relative imports resolve in: the package's own root, or for a cipher
+    package from outside it ($CIPHERBENCH_CIPHERS) the folder above its top package."""
+    if path.is_relative_to(PACKAGE_ROOT):
+        return PACKAGE_ROOT
+    top = path.parent
+    while (top.parent / "__init__.py").is_file():
+        top = top.parent
+    return top.parent
 
 
 def import_closure(seeds: list[Path]) -> list[Path]:
@@ -102,7 +116,9 @@ def import_closure(seeds: list[Path]) -> list[Path]:
 def hash_files(paths: list[Path]) -> str:
     digest = hashlib.sha256(__version__.encode())
     for path in sorted(set(paths)):
-        digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
+        # A file from outside the package (a cipher of $CIPHERBENCH_CIPHERS) by its full path.
+        name = path.relative_to(PACKAGE_ROOT) if path.is_relative_to(PACKAGE_ROOT) else path
+        digest.update(str(name).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -115,8 +131,12 @@ def source_digest(parts: tuple[str, ...]) -> str:
 @lru_cache(maxsize=None)
 def design_sources(cipher: str, arch: str) -> tuple[Path, ...]:
     """The files that decide a design of ``cipher`` built by architecture ``arch``."""
+    from .ciphers.registry import ciphers
+
+    folder = ciphers()[cipher].folder
+    assert folder is not None
     seeds = [p for part in COMMON_SOURCES for p in _files(part)]
-    seeds += _files(f"ciphers/{cipher}") + _files(f"arch/{arch}.py")
+    seeds += _files(str(folder)) + _files(f"arch/{arch}.py")
     return tuple(import_closure(seeds))
 
 

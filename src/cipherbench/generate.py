@@ -62,8 +62,10 @@ def build_core(spec: DesignSpec) -> tuple[Elaboratable, CoreShape, dict[str, Any
         directions=params["ops"],
         extra={k: v for k, v in params.items() if k in cipher.params},
     )
-    assert cipher.hardware is not None
-    hw = cipher.hardware(options)
+    # The cipher's description for this architecture (e.g. one with narrow datapaths).
+    make_hardware = cipher.hardware_for(spec.arch)
+    assert make_hardware is not None
+    hw = make_hardware(options)
     arch = ARCHITECTURES[spec.arch]
     core = arch.build(hw, {k: v for k, v in params.items() if k in arch.params})
     shape = CoreShape(hw.block_bits, tuple(sorted(spec.key_sizes)))

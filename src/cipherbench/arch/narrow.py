@@ -8,7 +8,8 @@ meets which S-box, and when the key schedule borrows it, is the design), so the 
 whole datapath and this module gives it a schedule:
 
 - ``CipherHardware.narrow_datapath(width, keys)`` returns a ``NarrowDatapath``: the state and key
-  registers and the shared components. It is placed in the top as ``datapath``; its
+  registers and the shared components. A cipher may keep it in a subclass of its hardware
+  description, declared for this architecture by ``CipherInfo.arch_hardware["narrow"]``. It is placed in the top as ``datapath``; its
   ``key_schedule`` part (if separate) as ``key_schedule``, so the per-block breakdown works.
 - The datapath describes its work as a ``Program`` per direction: ``setup`` segments (key work
   once per key, before the first block of that direction is taken), ``pre`` segments (key work
@@ -29,7 +30,6 @@ once per key runs as ``setup``).
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -314,7 +314,7 @@ class NarrowCore(Elaboratable):
     """The top: common interface, the cipher's narrow datapath (and key schedule), controller."""
 
     def __init__(self, hw: CipherHardware, width: str = "32", keys: str = "rewind") -> None:
-        self.hw = narrow_hardware(hw)
+        self.hw = hw
         self.width = int(width)
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
         self.io = CoreSignals(self.shape)
@@ -347,22 +347,3 @@ class NarrowCore(Elaboratable):
         m.d.comb += self.io.out_block.eq(dp.block_out)
         return m
 
-
-def narrow_hardware(hw: CipherHardware) -> CipherHardware:
-    """The cipher's description with ``narrow_datapath``: ``hw`` itself if its class overrides the
-    default, else ``HARDWARE`` from the cipher package's ``narrow`` module (a subclass of the
-    cipher's hardware class, built with the same options). A cipher adds narrow datapaths without
-    touching its core description this way."""
-    if type(hw).narrow_datapath is not CipherHardware.narrow_datapath:
-        return hw
-    package = type(hw).__module__.rpartition(".")[0]
-    if not package:
-        return hw
-    try:
-        module = importlib.import_module(f"{package}.narrow")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.narrow":
-            raise
-        return hw  # its default narrow_datapath says there is none
-    factory = getattr(module, "HARDWARE", None)
-    return hw if factory is None else factory(hw.options)

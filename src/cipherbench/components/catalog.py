@@ -15,17 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from amaranth.hdl import ClockDomain, ClockSignal, Elaboratable, Module, Signal
 
 from ..errors import CipherbenchError
 from .adders import Adder, AddSub
-from .aes_sbox import AesSbox
-from .aes_sbox_bram import AesSboxBram
-from .des_sbox import DesSboxLayer
-from .mds import AesMixColumns, twofish_mds
-from .multipliers import Multiplier, Rc6F
+from .multipliers import Multiplier
 from .pht import PseudoHadamard
 from .rotators import BarrelRotator
 
@@ -86,33 +83,9 @@ class CatalogEntry:
 
 
 def _entries() -> list[CatalogEntry]:
-    sbox = ("i",), ("o",)
+    """The components no single cipher owns; each cipher adds its own (CipherInfo.components)."""
     binary = ("a", "b"), ("o",)
     return [
-        CatalogEntry("aes-sbox-table", "AES S-box, 256-entry table (case statement)",
-                     lambda: AesSbox("table", "encrypt"), *sbox,
-                     {"kind": "table", "directions": "encrypt"}),
-        CatalogEntry("aes-sbox-composite", "AES S-box, tower-field GF(((2^2)^2)^2) inversion",
-                     lambda: AesSbox("composite", "encrypt"), *sbox,
-                     {"kind": "composite", "directions": "encrypt"}),
-        CatalogEntry("aes-sbox-gf-inv", "AES S-box, GF(2^8) inverse table + affine map",
-                     lambda: AesSbox("gf-inv", "encrypt"), *sbox,
-                     {"kind": "gf-inv", "directions": "encrypt"}),
-        CatalogEntry("aes-inv-sbox-table", "AES inverse S-box, 256-entry table",
-                     lambda: AesSbox("table", "decrypt"), *sbox,
-                     {"kind": "table", "directions": "decrypt"}),
-        CatalogEntry("aes-sbox-both-composite",
-                     "AES S-box and inverse sharing one tower-field inverter (decrypt select)",
-                     lambda: AesSbox("composite", "both"), ("i", "decrypt"), ("o",),
-                     {"kind": "composite", "directions": "both"}),
-        CatalogEntry("aes-sbox-bram", "AES S-box as a synchronous-read ROM (block RAM on FPGAs)",
-                     lambda: AesSboxBram("encrypt"), *sbox, {"directions": "encrypt"}, latency=1),
-        CatalogEntry("aes-mixcolumns", "AES MixColumns on the 128-bit state (XOR trees)",
-                     lambda: AesMixColumns(False), *sbox, {"inverse": False, "structure": "tree"}),
-        CatalogEntry("aes-invmixcolumns", "AES InvMixColumns on the 128-bit state (XOR trees)",
-                     lambda: AesMixColumns(True), *sbox, {"inverse": True, "structure": "tree"}),
-        CatalogEntry("twofish-mds", "Twofish 4x4 MDS over GF(2^8)/0x169 on a 32-bit word",
-                     lambda: twofish_mds(), *sbox, {"structure": "tree"}),
         CatalogEntry("adder32-ripple", "32-bit adder mod 2^32, ripple carry",
                      lambda: Adder(32, "ripple"), *binary, {"width": 32, "kind": "ripple"}),
         CatalogEntry("adder32-prefix", "32-bit adder mod 2^32, Kogge-Stone parallel prefix",
@@ -131,27 +104,41 @@ def _entries() -> list[CatalogEntry]:
         CatalogEntry("mul32", "32x32 multiplier mod 2^32 (low half): Wallace CSA + Kogge-Stone",
                      lambda: Multiplier(32, "wallace", "kogge-stone"), *binary,
                      {"width": 32, "reduction": "wallace", "final_adder": "kogge-stone"}),
-        CatalogEntry("rc6-f", "RC6 f(x) = x(2x+1) mod 2^32 by squarer rows, Wallace + Kogge-Stone",
-                     lambda: Rc6F(32, "squarer", "wallace", "kogge-stone"), *sbox,
-                     {"width": 32, "kind": "squarer", "reduction": "wallace",
-                      "final_adder": "kogge-stone"}),
         CatalogEntry("rot32-var", "32-bit data-dependent left rotator (5 mux stages)",
                      lambda: BarrelRotator(32, "left"), ("i", "amount"), ("o",),
                      {"width": 32, "direction": "left"}),
         CatalogEntry("rot32-var-lr", "32-bit data-dependent rotator, left or right (select)",
                      lambda: BarrelRotator(32, "both"), ("i", "amount", "right"), ("o",),
                      {"width": 32, "direction": "both"}),
-        CatalogEntry("des-sbox", "DES S-boxes S1..S8 side by side (48 -> 32 bits)",
-                     DesSboxLayer, *sbox, {}),
     ]
 
 
-CATALOG: dict[str, CatalogEntry] = {entry.name: entry for entry in _entries()}
+@lru_cache(maxsize=None)
+def catalog() -> dict[str, CatalogEntry]:
+    """Every characterizable component by name: the generic ones, then each registered cipher's."""
+    from ..ciphers.registry import ciphers
+
+    entries = _entries()
+    for info in ciphers().values():
+        if info.components is not None:
+            entries += list(info.components())
+    found: dict[str, CatalogEntry] = {}
+    for entry in entries:
+        if entry.name in found:
+            raise CipherbenchError(f"component {entry.name!r} is in the catalog twice")
+        found[entry.name] = entry
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CATALOG":  # the catalog, built on first use (the ciphers add to it)
+        return catalog()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get_component(name: str) -> CatalogEntry:
     try:
-        return CATALOG[name]
+        return catalog()[name]
     except KeyError:
         raise CipherbenchError(
-            f"unknown component {name!r}; valid: {', '.join(CATALOG)}") from None
+            f"unknown component {name!r}; valid: {', '.join(catalog())}") from None

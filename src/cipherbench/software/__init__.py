@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
 
 from . import cryptopp, models, openssl
-from .common import BENCH_KEY_BITS, Figure, SourceUnavailable, cycles_per_byte
+from .common import Figure, SourceUnavailable, cycles_per_byte
 from .host import Host, read_host
 
 SOURCES = ("openssl", "cryptopp", "model")
@@ -92,9 +92,16 @@ def format_table(baseline: Baseline) -> list[str]:
     return lines
 
 
+def _key_bits() -> dict[str, int]:
+    """The key size timed for every registered cipher."""
+    from ..ciphers.registry import ciphers
+
+    return {name: info.bench_key_bits for name, info in ciphers().items()}
+
+
 def to_json(baseline: Baseline) -> str:
     figures = [{**asdict(f), "cycles_per_byte": baseline.cycles_per_byte(f)}
                for f in baseline.figures]
     return json.dumps({"host": asdict(baseline.host), "seconds": baseline.seconds,
-                       "cycles_per_byte": CYCLES_DERIVATION, "key_bits": BENCH_KEY_BITS,
+                       "cycles_per_byte": CYCLES_DERIVATION, "key_bits": _key_bits(),
                        "figures": figures, "notes": baseline.notes}, indent=2)

@@ -9,13 +9,14 @@ class SourceUnavailable(Exception):
     """A whole source (a tool, a compiler, a library) is missing here; the message says which."""
 
 
-# One key size per cipher, the same for every source so that rows compare: 128 bits where the
-# cipher has it (the size the seeds' software tables use), 64 for DES (56 effective) and three-key
-# TDEA (192) because that is what OpenSSL's des-ede3 and Crypto++'s DES_EDE3 run.
-BENCH_KEY_BITS: dict[str, int] = {
-    "aes": 128, "camellia": 128, "cast128": 128, "des": 64, "mars": 128, "misty1": 128,
-    "rc6": 128, "seed": 128, "serpent": 128, "tdea": 192, "twofish": 128,
-}
+def bench_key_bits(cipher: str) -> int:
+    """The one key size timed for ``cipher``, the same for every source so that rows compare
+    (CipherInfo.bench_key_bits: 128 bits where the cipher has it, the size the seeds' software
+    tables use, unless the cipher's folder names another); 0 for an unknown cipher."""
+    from ..ciphers.registry import ciphers
+
+    info = ciphers().get(cipher)
+    return info.bench_key_bits if info is not None else 0
 
 
 @dataclass(frozen=True)
@@ -51,4 +52,4 @@ def cycles_per_byte(mbps: float, mhz: float) -> float:
 
 
 def not_available(cipher: str, source: str, why: str) -> Figure:
-    return Figure(cipher, source, "-", BENCH_KEY_BITS.get(cipher, 0), None, note=why)
+    return Figure(cipher, source, "-", bench_key_bits(cipher), None, note=why)

@@ -1,6 +1,8 @@
 """Compile a one-file C++ program against Crypto++ into the cache, once per source digest.
 
-Used by the software baseline (``cryptopp_bench.cpp``) and by the tests' Crypto++ oracle. A missing
+Used by the software baseline (``cryptopp_bench.cpp``) and by the Crypto++ oracle
+(``verify/cryptopp_oracle.cpp``), both templates filled in with the Crypto++ classes the ciphers
+declare (:func:`build_generated`), so that no cipher is named here or in the C++. A missing
 compiler, header or library is :class:`SourceUnavailable` (the caller notes or skips it); a
 compile error of the source itself is :class:`BuildFailed` (a real failure).
 """
@@ -13,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from ..cache import cache_root
 from .common import SourceUnavailable
@@ -70,3 +73,55 @@ def build(source: Path, folder: str, stem: str) -> Path:
             raise BuildFailed(f"building {source.name} failed:\n{result.stderr[-2000:]}")
         os.replace(output, target)
     return target
+
+
+# --- harnesses generated from the ciphers' declarations ------------------------------------------
+
+INCLUDES_MARKER = "// @CRYPTOPP_INCLUDES "
+CLASSES_MARKER = "// @CRYPTOPP_CLASSES@"
+
+
+def declared_classes() -> list[Any]:
+    """Every Crypto++ class the registered ciphers declare (CipherInfo.cryptopp), by name, once."""
+    from ..ciphers.registry import ciphers
+
+    found = {c.name: c for info in ciphers().values() for c in info.cryptopp}
+    return [found[name] for name in sorted(found)]
+
+
+def render(template: Path, classes: list[Any]) -> str:
+    """The template's text with its markers filled in: each ``// @CRYPTOPP_INCLUDES DIR@`` line
+    becomes one ``#include <DIR/header>`` per header, the ``// @CRYPTOPP_CLASSES@`` line one
+    table entry ``{"Name", &make<CryptoPP::Name>}`` per class."""
+    headers = sorted({c.header for c in classes})
+    lines = []
+    for line in template.read_text().splitlines():
+        marker = line.strip()
+        if marker.startswith(INCLUDES_MARKER) and marker.endswith("@"):
+            folder = marker[len(INCLUDES_MARKER):-1]
+            lines += [f"#include <{folder}/{header}>" for header in headers]
+        elif marker == CLASSES_MARKER:
+            indent = line[: len(line) - len(line.lstrip())]
+            lines += [f'{indent}{{"{c.name}", &make<CryptoPP::{c.name}>}},' for c in classes]
+        else:
+            lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def generated_source(template: Path, folder: str, stem: str) -> Path:
+    """The template rendered for the declared classes, written once into the cache as
+    ``FOLDER/STEM-DIGEST.cpp`` (named by its text's digest, so a new class rebuilds it)."""
+    text = render(template, declared_classes())
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path = cache_root() / folder / f"{stem}-{digest}.cpp"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_name(f".{path.name}.{os.getpid()}")
+        scratch.write_text(text)
+        os.replace(scratch, path)
+    return path
+
+
+def build_generated(template: Path, folder: str, stem: str) -> Path:
+    """:func:`build` of the template rendered for the declared classes."""
+    return build(generated_source(template, folder, stem), folder, stem)

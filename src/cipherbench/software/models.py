@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from ..ciphers.registry import ciphers as registry
-from .common import BENCH_KEY_BITS, Figure, mbps_of
+from .common import Figure, bench_key_bits, mbps_of
 
 # At least a few hundred blocks, so that the first call's key setup and cache misses are a small
 # part of the figure; then blocks until the time is up, as for the other sources.
@@ -19,7 +19,7 @@ def measure(cipher: str, seconds: float) -> Figure:
     is part of its figure; that is the cost a user of the model pays.
     """
     model = registry()[cipher].model()
-    key_bits = BENCH_KEY_BITS[cipher]
+    key_bits = bench_key_bits(cipher)
     key = bytes(range(1, key_bits // 8 + 1))
     block_bytes = model.block_bits // 8
     done = 0

@@ -6,14 +6,9 @@ import re
 import shutil
 import subprocess
 
-from .common import BENCH_KEY_BITS, Figure, SourceUnavailable, not_available
+from ..ciphers.registry import ciphers as registry
+from .common import Figure, SourceUnavailable, bench_key_bits, not_available
 
-# The EVP name timed for each cipher, ECB so that no chaining cost is counted (hardware cores are
-# compared in non-feedback modes too). Serpent, Twofish, RC6, MARS and MISTY1 are in no OpenSSL.
-EVP_NAMES: dict[str, str] = {
-    "aes": "aes-128-ecb", "camellia": "camellia-128-ecb", "seed": "seed-ecb",
-    "cast128": "cast5-ecb", "des": "des-ecb", "tdea": "des-ede3-ecb",
-}
 BLOCK_SIZE = 16384
 _LEGACY = ["-provider", "legacy", "-provider", "default"]
 _ENTRY = re.compile(r"^\s*(?:\{\s*)?(.*?)(?:\s*\})?\s*@\s*(\S+)\s*$")
@@ -78,7 +73,10 @@ def speed_command(binary: str, evp_name: str, seconds: int, legacy: bool) -> lis
 def measure(cipher: str, seconds: float, binary: str, provided: dict[str, str],
             legacy_loaded: bool) -> Figure:
     """One cipher through `openssl speed` (whole seconds only: -seconds takes an integer)."""
-    evp = EVP_NAMES.get(cipher)
+    # The EVP name the cipher's folder declares (CipherInfo.openssl), ECB so that no chaining
+    # cost is counted (hardware cores are compared in non-feedback modes too).
+    info = registry().get(cipher)
+    evp = info.openssl if info is not None else None
     if evp is None:
         return not_available(cipher, "openssl", "not in OpenSSL")
     provider = provided.get(evp.upper())
@@ -95,7 +93,7 @@ def measure(cipher: str, seconds: float, binary: str, provided: dict[str, str],
     except ValueError:
         return not_available(cipher, "openssl", f"openssl speed failed: {out.stderr.strip()[:120]}")
     note = "legacy provider" if legacy else ""
-    return Figure(cipher, "openssl", evp.upper(), BENCH_KEY_BITS[cipher], mbps,
+    return Figure(cipher, "openssl", evp.upper(), bench_key_bits(cipher), mbps,
                   seconds=float(whole), note=note)
 
 

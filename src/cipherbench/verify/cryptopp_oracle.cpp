@@ -1,6 +1,6 @@
 // Crypto++ as an independent block-cipher oracle for the cipherbench model tests.
 //
-// usage: cryptopp_oracle CIPHER enc|dec     (cryptopp_oracle --list prints the cipher names)
+// usage: cryptopp_oracle CLASS enc|dec      (cryptopp_oracle --list prints the class names)
 // stdin: one "KEYHEX BLOCKHEX" pair per line; blank lines and lines starting with '#' are skipped.
 // stdout: the encrypted (or decrypted) block as lowercase hex, one line per input pair, in order.
 // Errors go to stderr as one line "cryptopp_oracle: line N: ..." and the exit status is 2.
@@ -8,18 +8,17 @@
 // One process serves many lines so that the Python tests pay the start-up cost once; the key is set
 // again only when it changes from the previous line.
 //
-// Build: g++ -O2 -std=c++17 cryptopp_oracle.cpp -o cryptopp_oracle -lcryptopp   (Debian libcrypto++-dev)
+// This file is a template: software/cppbuild.py fills in the includes and the table from the
+// Crypto++ classes the ciphers declare, then builds it with
+// g++ -O2 -std=c++17 cryptopp_oracle.cpp -o cryptopp_oracle -lcryptopp   (Debian libcrypto++-dev).
 
-#include <crypto++/camellia.h>
-#include <crypto++/cast.h>
+#if __has_include(<crypto++/cryptlib.h>)
 #include <crypto++/cryptlib.h>
-#include <crypto++/des.h>
-#include <crypto++/mars.h>
-#include <crypto++/rc6.h>
-#include <crypto++/aes.h>
-#include <crypto++/seed.h>
-#include <crypto++/serpent.h>
-#include <crypto++/twofish.h>
+// @CRYPTOPP_INCLUDES crypto++@
+#else
+#include <cryptopp/cryptlib.h>
+// @CRYPTOPP_INCLUDES cryptopp@
+#endif
 
 #include <cstdio>
 #include <iostream>
@@ -42,20 +41,10 @@ std::unique_ptr<CryptoPP::BlockCipher> make(bool decrypt) {
     return std::unique_ptr<CryptoPP::BlockCipher>(new typename Cipher::Encryption());
 }
 
-// Names as the cipherbench registry spells them (plus the DES variants and AES for self-checks).
+// The Crypto++ classes the registered ciphers declare (CipherInfo.cryptopp), by class name.
 const std::map<std::string, Factory>& ciphers() {
     static const std::map<std::string, Factory> table = {
-        {"aes", &make<CryptoPP::AES>},
-        {"camellia", &make<CryptoPP::Camellia>},
-        {"cast128", &make<CryptoPP::CAST128>},
-        {"des", &make<CryptoPP::DES>},
-        {"des-ede2", &make<CryptoPP::DES_EDE2>},
-        {"des-ede3", &make<CryptoPP::DES_EDE3>},
-        {"mars", &make<CryptoPP::MARS>},
-        {"rc6", &make<CryptoPP::RC6>},
-        {"seed", &make<CryptoPP::SEED>},
-        {"serpent", &make<CryptoPP::Serpent>},
-        {"twofish", &make<CryptoPP::Twofish>},
+        // @CRYPTOPP_CLASSES@
     };
     return table;
 }
@@ -97,7 +86,7 @@ int fail(long line, const std::string& message) {
 }
 
 int usage(const std::string& problem) {
-    std::cerr << "cryptopp_oracle: " << problem << "; usage: cryptopp_oracle CIPHER enc|dec (ciphers:";
+    std::cerr << "cryptopp_oracle: " << problem << "; usage: cryptopp_oracle CLASS enc|dec (classes:";
     for (const auto& entry : ciphers()) std::cerr << " " << entry.first;
     std::cerr << ")" << std::endl;
     return 2;

@@ -205,48 +205,19 @@ class BehavioralMatrixMul(Elaboratable):
         return m
 
 
-class BehavioralMixColumns(Elaboratable):
-    """Reference for components.mds.AesMixColumns: four behavioural columns (ports ``i``, ``o``)."""
-
-    def __init__(self, inverse: bool = False) -> None:
-        self.inverse = inverse
-        self.i = Signal(128)
-        self.o = Signal(128)
-
-    def elaborate(self, platform: object) -> Module:
-        from ..components.gf256 import AES_POLY
-        from ..components.mds import AES_INV_MDS, AES_MDS
-
-        m = Module()
-        for c in range(4):
-            column = BehavioralMatrixMul(AES_INV_MDS if self.inverse else AES_MDS, AES_POLY)
-            m.submodules[f"col{c}"] = column
-            lsb = 32 * (3 - c)
-            m.d.comb += [column.i.eq(self.i[lsb:lsb + 32]), self.o[lsb:lsb + 32].eq(column.o)]
-        return m
-
-
 # ---------------------------------------------------------------- the pairs
 
 
 def pairs() -> list[Pair]:
-    """Every alternative of the component library with its reference."""
+    """Every alternative of the component library with its reference: the generic components
+    here, then the pairs each registered cipher declares for its own (CipherInfo.proofs)."""
+    from ..ciphers.registry import ciphers
     from ..components.adders import Adder, AddSub
-    from ..components.aes_sbox import AesSbox
-    from ..components.mds import TWOFISH_MDS, TWOFISH_POLY, AesMixColumns, twofish_mds
-    from ..components.multipliers import Multiplier, Rc6F
+    from ..components.multipliers import Multiplier
     from ..components.pht import PseudoHadamard
     from ..components.rotators import BarrelRotator, BehavioralRotator
 
     out: list[Pair] = []
-    sbox = ("i",), ("o",)
-    for component, directions, inputs in (("aes-sbox", "encrypt", ("i",)),
-                                          ("aes-inv-sbox", "decrypt", ("i",)),
-                                          ("aes-sbox-both", "both", ("i", "decrypt"))):
-        for kind in ("composite", "gf-inv"):
-            out.append(Pair(component, f"{kind} = table",
-                            lambda d=directions: AesSbox("table", d),
-                            lambda k=kind, d=directions: AesSbox(k, d), inputs, ("o",)))
     for kind in ("ripple", "kogge-stone", "brent-kung"):
         out.append(Pair("adder32", f"{kind} = behavioral (+)", lambda: Adder(32, "behavioral"),
                         lambda k=kind: Adder(32, k), ("a", "b", "ci"), ("o",)))
@@ -263,26 +234,14 @@ def pairs() -> list[Pair]:
             out.append(Pair(f"mul{w}", f"{reduction} + {final} = behavioral (*), {w}-bit",
                             lambda: Multiplier(w, "behavioral"),
                             lambda r=reduction, f=final: Multiplier(w, r, f), ("a", "b"), ("o",)))
-    for reduction in ("wallace", "array"):
-        out.append(Pair(f"rc6-f{w}", f"squarer {reduction} = behavioral x(2x+1), {w}-bit",
-                        lambda: Rc6F(w, "behavioral"),
-                        lambda r=reduction: Rc6F(w, "squarer", r), *sbox))
     for direction in ("left", "right", "both"):
         inputs = ("i", "amount", "right") if direction == "both" else ("i", "amount")
         out.append(Pair("rot32-var", f"barrel {direction} = shifts",
                         lambda d=direction: BehavioralRotator(32, d),
                         lambda d=direction: BarrelRotator(32, d), inputs, ("o",)))
-    for inverse in (False, True):
-        component = "aes-invmixcolumns" if inverse else "aes-mixcolumns"
-        for structure in ("tree", "shared"):
-            out.append(Pair(component, f"{structure} = xtime",
-                            lambda inv=inverse: BehavioralMixColumns(inv),
-                            lambda inv=inverse, s=structure: AesMixColumns(inv, s), *sbox,
-                            engine="abc"))
-    for structure in ("tree", "shared"):
-        out.append(Pair("twofish-mds", f"{structure} = xtime",
-                        lambda: BehavioralMatrixMul(TWOFISH_MDS, TWOFISH_POLY, "little"),
-                        lambda s=structure: twofish_mds(s), *sbox, engine="abc"))
+    for info in ciphers().values():
+        if info.proofs is not None:
+            out += list(info.proofs())
     return out
 
 

@@ -1,29 +1,25 @@
 """Monte Carlo tests (MCT): long chains of one cipher operation with the key updated from the outputs.
 
-Two procedures, one engine:
+The procedure (NIST, *The Advanced Encryption Standard Algorithm Validation Suite*, section 6.4, and
+the AES-candidate submission packages): outer iterations of chained operations. Iteration i
+starts from ``key[i]`` and input ``in[i][0]``; ``out[i][j] = E(key[i], in[i][j])`` (or D),
+``in[i][j+1] = out[i][j]``. Then ``key[i+1] = key[i] XOR`` the last ``len(key)`` bytes of
+``out[i][n-2] || out[i][n-1]``, and ``in[i+1][0] = out[i][n-1]``. The record of iteration i is
+``key[i]``, ``in[i][0]``, ``out[i][n-1]``.
 
-* **AESAVS ECB MCT** (NIST, *The Advanced Encryption Standard Algorithm Validation Suite*, section
-  6.4): 100 outer iterations of 1000 chained operations. Iteration i starts from ``key[i]`` and
-  input ``in[i][0]``; ``out[i][j] = E(key[i], in[i][j])`` (or D), ``in[i][j+1] = out[i][j]``. Then
-  ``key[i+1] = key[i] XOR`` the last ``len(key)`` bytes of ``out[i][998] || out[i][999]`` (128-bit:
-  ``out[i][999]``; 192-bit: the last 64 bits of ``out[i][998]`` then ``out[i][999]``; 256-bit: both),
-  and ``in[i+1][0] = out[i][999]``. The record of iteration i (the ``COUNT=i`` of ``ECBMCT*.rsp``) is
-  ``key[i]``, ``in[i][0]``, ``out[i][999]``.
-* **AES-candidate ECB MCT** (the submission packages' ``ecb_e_m.txt`` / ``ecb_d_m.txt``, NIST's
-  "Description of Known Answer Tests and Monte Carlo Tests for Advanced Encryption Standard (AES)
-  Candidate Algorithm Submissions", 1998): the same loop with 400 outer iterations of 10,000
-  operations; the record ``I=i`` holds KEY, the input and the 10,000th output.
+A cipher that has a Monte Carlo test declares it in its folder (``CipherInfo.monte_carlo``): a
+callable ``(chain, key_sizes, directions, outer, reference)`` yielding one :class:`MctOutcome`
+per key size and direction. :class:`SubmissionMct` is that callable for the AES-candidate ECB
+files (``ecb_e_m.txt`` / ``ecb_d_m.txt``, 400 outer iterations of 10,000 operations: "Description
+of Known Answer Tests and Monte Carlo Tests for Advanced Encryption Standard (AES) Candidate
+Algorithm Submissions", 1998) in the cipher's kat folder; a cipher with published seeds instead
+writes its own from :func:`run_mct` and :func:`compare_checkpoints`.
 
 The engine takes a *chain* function ``chain(key, data, decrypt, count) -> (out[count-2], out[count-1])``
-and so runs on anything: the reference model (:func:`model_chain`), an independent library
-(:func:`cryptography_aes_chain`, PyPI ``cryptography``), or a generated core in Verilator
-(:func:`hardware_chain`: one ``ChainOp`` per outer iteration after a ``KeyOp``, the blocks fed back with
-zero delay by the testbench).
-
-The official ``ECBMCT*.rsp`` files are not shipped with the project; :data:`AESAVS_ECB_MCT` holds the
-published seeds (``COUNT=0``) and end values (``COUNT=99``) of the six files, typed in as facts.
+and so runs on anything: the reference model (:func:`model_chain`), an independent library, or a
+generated core in Verilator (:func:`hardware_chain`: one ``ChainOp`` per outer iteration after a
+``KeyOp``, the blocks fed back with zero delay by the testbench).
 """
-
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
@@ -36,8 +32,6 @@ from ..errors import CipherbenchError
 # chain(key, data, decrypt, count) -> (second-to-last output, last output); count >= 2.
 Chain = Callable[[bytes, bytes, bool, int], tuple[bytes, bytes]]
 
-AESAVS_OUTER = 100
-AESAVS_INNER = 1000
 SUBMISSION_OUTER = 400
 SUBMISSION_INNER = 10_000
 
@@ -50,50 +44,6 @@ class Checkpoint:
     key: bytes
     data: bytes
     result: bytes
-
-
-@dataclass(frozen=True)
-class AesavsSeed:
-    """An ``ECBMCT*.rsp`` section: the ``COUNT=0`` key and input, the ``COUNT=99`` output."""
-
-    key_bits: int
-    decrypt: bool
-    key: bytes
-    data: bytes
-    final: bytes
-
-
-def _seed(key_bits: int, decrypt: bool, key: str, data: str, final: str) -> AesavsSeed:
-    return AesavsSeed(key_bits, decrypt, bytes.fromhex(key), bytes.fromhex(data), bytes.fromhex(final))
-
-
-# NIST CAVP AESAVS ECBMCT128/192/256.rsp: for [ENCRYPT] COUNT=0 KEY and PLAINTEXT with COUNT=99
-# CIPHERTEXT; for [DECRYPT] COUNT=0 KEY and CIPHERTEXT with COUNT=99 PLAINTEXT. Values quoted from
-# the published files in public test programs (the 128-bit ones in two independent sources).
-AESAVS_ECB_MCT: tuple[AesavsSeed, ...] = (
-    _seed(128, False, "139a35422f1d61de3c91787fe0507afd", "b9145a768b7dc489a096b546f43b231f",
-          "fb2649694783b551eacd9d5db6126d47"),
-    _seed(128, True, "0c60e7bf20ada9baa9e1ddf0d1540726", "b08a29b11a500ea3aca42c36675b9785",
-          "d1d2bfdc58ffcad2341b095bce55221e"),
-    _seed(192, False, "b9a63e09e1dfc42e93a90d9bad739e5967aef672eedd5da9",
-          "85a1f7a58167b389cddc8a9ff175ee26", "5d1196da8f184975e240949a25104554"),
-    _seed(192, True, "4b97585701c03fbebdfa8555024f589f1482c58a00fdd9fd",
-          "d0bd0e02ded155e4516be83f42d347a4", "b63ef1b79507a62eba3dafcec54a6328"),
-    _seed(256, False, "f9e8389f5b80712e3886cc1fa2d28a3b8c9cd88a2d4a54c6aa86ce0fef944be0",
-          "b379777f9050e2a818f2940cbbd9aba4", "c5d2cb3d5b7ff0e23e308967ee074825"),
-    _seed(256, True, "2b09ba39b834062b9e93f48373b8dd018dedf1e5ba1b8af831ebbacbc92a2643",
-          "89649bd0115f30bd878567610223a59d", "e3d3868f578caf34e36445bf14cefc68"),
-)
-# ECBMCT128.rsp [ENCRYPT] COUNT=0 CIPHERTEXT and COUNT=1 KEY (published; checks the first step).
-AESAVS_ECB_MCT128_ENCRYPT_COUNT0_RESULT = bytes.fromhex("d7c3ffac9031238650901e157364c386")
-AESAVS_ECB_MCT128_ENCRYPT_COUNT1_KEY = bytes.fromhex("c459caeebf2c42586c01666a9334b97b")
-
-
-def aesavs_seed(key_bits: int, decrypt: bool) -> AesavsSeed:
-    for seed in AESAVS_ECB_MCT:
-        if seed.key_bits == key_bits and seed.decrypt == decrypt:
-            return seed
-    raise CipherbenchError(f"no AESAVS ECB MCT seed for {key_bits}-bit keys; valid: 128, 192, 256")
 
 
 # ---------------------------------------------------------------- the procedure
@@ -128,13 +78,6 @@ def _iterations(chain: Chain, key: bytes, data: bytes, decrypt: bool, outer: int
         key, data = following, last
 
 
-def aesavs_mct(chain: Chain, key_bits: int, decrypt: bool, outer: int = AESAVS_OUTER,
-               inner: int = AESAVS_INNER) -> list[Checkpoint]:
-    """The AESAVS ECB MCT from the published seed of ``key_bits``/direction."""
-    seed = aesavs_seed(key_bits, decrypt)
-    return list(run_mct(chain, seed.key, seed.data, decrypt, outer, inner))
-
-
 # ---------------------------------------------------------------- chains
 
 
@@ -145,25 +88,6 @@ def model_chain(model: CipherModel) -> Chain:
         before, out = data, data
         for _ in range(count):
             before, out = out, op(key, out)
-        return before, out
-    return chain
-
-
-def cryptography_aes_chain() -> Chain:
-    """The same with PyPI ``cryptography``'s AES (OpenSSL): an implementation independent of the
-    project's model."""
-    try:
-        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise CipherbenchError("the cryptography package is not installed "
-                               "(pip install cryptography)") from exc
-
-    def chain(key: bytes, data: bytes, decrypt: bool, count: int) -> tuple[bytes, bytes]:
-        cipher = Cipher(algorithms.AES(key), modes.ECB())
-        ctx = cipher.decryptor() if decrypt else cipher.encryptor()
-        before, out = data, data
-        for _ in range(count):
-            before, out = out, ctx.update(out)
         return before, out
     return chain
 
@@ -290,87 +214,80 @@ def check_submission_mct(chain: Chain, expected: list[Checkpoint], decrypt: bool
 
 # ---------------------------------------------------------------- whole tests for a cipher or a core
 
-# The AES-candidate Monte Carlo files per cipher: kat folder and whether the file prints numbers
-# (Serpent: reverse the bytes, as its other submission files; see /work/shared/kat/SOURCES.md).
-SUBMISSION_MCT_FILES: dict[str, tuple[str, bool]] = {"serpent": ("serpent", True),
-                                                      "mars": ("mars", False)}
 MCT_FILE_NAMES = ("ecb_e_m.txt", "ecb_d_m.txt")
 
 
+@dataclass(frozen=True)
+class SubmissionMct:
+    """A cipher's Monte Carlo test from its AES-candidate ECB Monte Carlo files in the shared kat
+    folder ``folder``; ``reverse``: the files print numbers (reverse the bytes, as for the
+    cipher's other submission files). Use as ``CipherInfo.monte_carlo``."""
+
+    folder: str
+    reverse: bool = False
+
+    def files(self) -> list[tuple[Path, bool, dict[int, list[Checkpoint]]]]:
+        """(path, decrypt, checkpoints per key size) of each file found; empty when the shared
+        kat folder is absent."""
+        from .vectors import kat_root
+
+        root = kat_root()
+        found = []
+        for name in MCT_FILE_NAMES:
+            path = root / self.folder / name if root is not None else None
+            if path is not None and path.is_file():
+                found.append((path, submission_direction(path, self.reverse),
+                              submission_sections(path, self.reverse)))
+        return found
+
+    def __call__(self, chain: Chain, key_sizes: Iterable[int], directions: Iterable[bool],
+                 outer: int | None = None, reference: Chain | None = None
+                 ) -> Iterator[MctOutcome]:
+        """The files' records from the first, ``outer`` of them (default: all 400) per key size
+        and direction; ``reference`` is not needed (the files hold the expected values)."""
+        files = self.files()
+        if not files:
+            raise CipherbenchError(f"no Monte Carlo files in kat/{self.folder} (set "
+                                   "CIPHERBENCH_KAT to the shared kat folder)")
+        sizes, dirs = sorted(set(key_sizes)), list(directions)
+        for path, decrypt, sections in files:
+            if decrypt not in dirs:
+                continue
+            for bits in sizes:
+                if bits not in sections:
+                    continue
+                records = sections[bits]
+                count = len(records) if outer is None else min(outer, len(records))
+                name = (f"{self.folder} {path.name} KEYSIZE={bits} (I=0..{count - 1} x "
+                        f"{SUBMISSION_INNER})")
+                yield check_submission_mct(chain, records, decrypt, name, outer=count)
+
+
 def mct_ciphers() -> tuple[str, ...]:
-    """The ciphers with a Monte Carlo test here."""
-    return ("aes", *SUBMISSION_MCT_FILES)
+    """The ciphers with a Monte Carlo test (CipherInfo.monte_carlo)."""
+    from ..ciphers.registry import ciphers
 
-
-def submission_files(cipher: str) -> list[tuple[Path, bool, dict[int, list[Checkpoint]]]]:
-    """(path, decrypt, checkpoints per key size) of the cipher's ECB Monte Carlo files; empty when
-    the shared kat folder is absent."""
-    from .vectors import kat_root
-
-    if cipher not in SUBMISSION_MCT_FILES:
-        raise CipherbenchError(f"no AES-candidate Monte Carlo files for {cipher}; "
-                               f"valid: {', '.join(SUBMISSION_MCT_FILES)}")
-    folder, reverse = SUBMISSION_MCT_FILES[cipher]
-    root = kat_root()
-    found = []
-    for name in MCT_FILE_NAMES:
-        path = root / folder / name if root is not None else None
-        if path is not None and path.is_file():
-            found.append((path, submission_direction(path, reverse),
-                          submission_sections(path, reverse)))
-    return found
+    return tuple(name for name, info in ciphers().items() if info.monte_carlo is not None)
 
 
 def cipher_mct(cipher: str, chain: Chain, key_sizes: Iterable[int], directions: Iterable[bool],
                outer: int | None = None, reference: Chain | None = None,
                on_outcome: Callable[[MctOutcome], None] | None = None) -> list[MctOutcome]:
-    """The Monte Carlo test of ``cipher`` through ``chain`` for each key size and direction.
-
-    AES: the AESAVS ECB MCT (``outer`` iterations, default 100), compared iteration by iteration
-    with ``reference`` (default: the reference model) and, when all 100 ran, with the published
-    ``COUNT=99`` value. Serpent, MARS: the submission files' records (``outer`` default: all 400).
-    """
+    """The Monte Carlo test of ``cipher`` (its CipherInfo.monte_carlo) through ``chain`` for each
+    key size and direction: ``outer`` outer iterations (default: the whole test), compared with
+    the published records or with ``reference`` (default: the cipher's own choice, the
+    reference model)."""
     from ..ciphers.registry import ciphers
 
-    sizes, dirs = sorted(set(key_sizes)), list(directions)
+    test = ciphers()[cipher].monte_carlo
+    if test is None:
+        raise CipherbenchError(f"no Monte Carlo test for {cipher}; valid: "
+                               f"{', '.join(mct_ciphers())}")
     outcomes: list[MctOutcome] = []
-
-    def report(outcome: MctOutcome) -> None:
+    for outcome in test(chain, key_sizes, directions, outer, reference):
         outcomes.append(outcome)
         if on_outcome:
             on_outcome(outcome)
-
-    if cipher == "aes":
-        reference = reference or model_chain(ciphers()["aes"].model())
-        count = AESAVS_OUTER if outer is None else outer
-        for bits in sizes:
-            for decrypt in dirs:
-                name = (f"AESAVS ECB MCT {bits} {'decrypt' if decrypt else 'encrypt'} "
-                        f"({count} x {AESAVS_INNER})")
-                got = aesavs_mct(chain, bits, decrypt, count)
-                outcome = compare_checkpoints(name, got, aesavs_mct(reference, bits, decrypt, count))
-                final = aesavs_seed(bits, decrypt).final
-                if count == AESAVS_OUTER and outcome.ok:
-                    if got[-1].result == final:
-                        outcome.passed += 1
-                    else:
-                        outcome.fail(f"COUNT=99: published {final.hex()}, got {got[-1].result.hex()}")
-                report(outcome)
-        return outcomes
-    files = submission_files(cipher)
-    if not files:
-        raise CipherbenchError(f"no Monte Carlo files for {cipher} (set CIPHERBENCH_KAT to the "
-                               "shared kat folder)")
-    for path, decrypt, sections in files:
-        if decrypt not in dirs:
-            continue
-        for bits in sizes:
-            if bits not in sections:
-                continue
-            records = sections[bits]
-            count = len(records) if outer is None else min(outer, len(records))
-            name = f"{cipher} {path.name} KEYSIZE={bits} (I=0..{count - 1} x {SUBMISSION_INNER})"
-            report(check_submission_mct(chain, records, decrypt, name, outer=count))
     return outcomes
 
 

@@ -5,16 +5,20 @@ installed, with one of these (``random-vs-oracle``), so a model bug cannot hide 
 same shape. The models themselves are compared with the same oracles on >= 10,000 blocks each in
 the model tests; tests/test_differential.py runs the cores against them on 100,000 blocks.
 
-- AES, Camellia, SEED, TDEA: PyPI ``cryptography`` (Camellia, SEED, TDEA under ``hazmat.decrepit``);
-- DES, CAST-128: ``pycryptodome`` (its CAST applies the RFC 2144 12-round rule to short keys);
-- MISTY1: Botan (Debian ``python3-botan``, installed for the system Python: run in a subprocess);
-- Serpent, Twofish, RC6, MARS: Crypto++ (Debian ``libcrypto++-dev``), through
-  ``cryptopp_oracle.cpp``, compiled once into the cache.
+Each cipher names its oracle in its folder (``CipherInfo.oracle``, a registry.OracleRef); the
+libraries it may name:
 
-A missing package is :class:`OracleUnavailable` (verification notes it and goes on); an oracle that
-is installed and fails is an error.
+- ``cryptography`` / ``cryptography-decrepit``: PyPI ``cryptography`` (``hazmat.primitives`` or
+  ``hazmat.decrepit``);
+- ``pycryptodome``: ``Crypto.Cipher.<name>``;
+- ``botan``: Botan (Debian ``python3-botan``, installed for the system Python: run in a subprocess);
+- ``cryptopp``: Crypto++ (Debian ``libcrypto++-dev``), through ``cryptopp_oracle.cpp``, generated
+  from the Crypto++ classes the ciphers declare and compiled once into the cache.
+
+A cipher without an oracle (``oracle=None``) is checked against its model only, and verification
+says so. A missing package is :class:`OracleUnavailable` (verification notes it and goes on); an
+oracle that is installed and fails is an error.
 """
-
 from __future__ import annotations
 
 import shutil
@@ -24,14 +28,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ..ciphers.registry import OracleRef
 from ..errors import CipherbenchError
 
 Row = tuple[bytes, bytes, bool]  # key, block, decrypt
 Answer = Callable[[Sequence[Row]], list[bytes]]
 
-CRYPTOPP_SOURCE = Path(__file__).with_name("cryptopp_oracle.cpp")
-CRYPTOPP_CIPHERS = ("aes", "camellia", "cast128", "des", "des-ede2", "des-ede3", "mars", "rc6",
-                    "seed", "serpent", "twofish")
+CRYPTOPP_SOURCE = Path(__file__).with_name("cryptopp_oracle.cpp")  # a template (cppbuild.render)
 SYSTEM_PYTHON = "/usr/bin/python3"
 _RUN_TIMEOUT_S = 1200
 _BOTAN_BATCH = r"""
@@ -66,13 +69,15 @@ class CryptoppOracle:
         self.binary = binary
 
     def run(self, cipher: str, direction: str, pairs: Sequence[tuple[bytes, bytes]]) -> list[bytes]:
-        """Each block of ``pairs`` encrypted (``"enc"``) or decrypted (``"dec"``) under its key."""
-        if cipher not in CRYPTOPP_CIPHERS or direction not in ("enc", "dec"):
-            raise ValueError(f"unknown cipher {cipher!r} or direction {direction!r}")
+        """Each block of ``pairs`` encrypted (``"enc"``) or decrypted (``"dec"``) under its key.
+        ``cipher``: a registered cipher (its first Crypto++ class) or a Crypto++ class name."""
+        name = cryptopp_class(cipher)
+        if direction not in ("enc", "dec"):
+            raise ValueError(f"unknown direction {direction!r}")
         if not pairs:
             return []
         text = "".join(f"{key.hex()} {block.hex()}\n" for key, block in pairs)
-        result = subprocess.run([str(self.binary), cipher, direction], input=text,
+        result = subprocess.run([str(self.binary), name, direction], input=text,
                                 capture_output=True, text=True, timeout=_RUN_TIMEOUT_S,
                                 check=False)
         if result.returncode != 0:
@@ -90,13 +95,29 @@ class CryptoppOracle:
         return self.run(cipher, "dec", pairs)
 
 
+def cryptopp_class(cipher: str) -> str:
+    """The Crypto++ class name for a registered cipher (its first declared class) or a class
+    name itself; ValueError for anything else."""
+    from ..ciphers.registry import ciphers
+    from ..software.cppbuild import declared_classes
+
+    info = ciphers().get(cipher)
+    if info is not None and info.cryptopp:
+        return info.cryptopp[0].name
+    known = [c.name for c in declared_classes()]
+    if cipher not in known:
+        raise ValueError(f"no Crypto++ class for {cipher!r}; valid: {', '.join(known)}")
+    return cipher
+
+
 @lru_cache(maxsize=1)
 def _cryptopp() -> CryptoppOracle | str:
     from ..software import cppbuild
     from ..software.common import SourceUnavailable
 
     try:
-        return CryptoppOracle(cppbuild.build(CRYPTOPP_SOURCE, "oracles", "cryptopp_oracle"))
+        return CryptoppOracle(cppbuild.build_generated(CRYPTOPP_SOURCE, "oracles",
+                                                       "cryptopp_oracle"))
     except SourceUnavailable as why:
         return str(why)
 
@@ -187,7 +208,7 @@ class PycaEcb:
         return self.cipher.decryptor().update(block)
 
 
-def _pyca_answer(name: str, decrepit: bool, key_of: Callable[[bytes], bytes] = bytes) -> Answer:
+def _pyca_answer(name: str, decrepit: bool) -> Answer:
     try:
         if decrepit:
             from cryptography.hazmat.decrepit.ciphers import algorithms
@@ -196,12 +217,7 @@ def _pyca_answer(name: str, decrepit: bool, key_of: Callable[[bytes], bytes] = b
     except ImportError as why:
         raise OracleUnavailable(f"cryptography is not installed (pip install cryptography): "
                                 f"{why}") from why
-    return _per_key(lambda key: PycaEcb(getattr(algorithms, name)(key_of(key))))
-
-
-def _three_keys(key: bytes) -> bytes:
-    """A 2-key TDEA key K1 K2 as the 3-key K1 K2 K1 (cryptography deprecates 16-byte keys)."""
-    return key + key[:8] if len(key) == 16 else key
+    return _per_key(lambda key: PycaEcb(getattr(algorithms, name)(key)))
 
 
 def _pycryptodome_answer(name: str) -> Answer:
@@ -214,24 +230,34 @@ def _pycryptodome_answer(name: str) -> Answer:
     return _per_key(lambda key: module.new(key, module.MODE_ECB))
 
 
-ORACLES: dict[str, tuple[str, Callable[[], Answer]]] = {
-    "aes": ("cryptography AES", lambda: _pyca_answer("AES", False)),
-    "camellia": ("cryptography Camellia", lambda: _pyca_answer("Camellia", True)),
-    "seed": ("cryptography SEED", lambda: _pyca_answer("SEED", True)),
-    "tdea": ("cryptography TripleDES", lambda: _pyca_answer("TripleDES", True, _three_keys)),
-    "des": ("pycryptodome DES", lambda: _pycryptodome_answer("DES")),
-    "cast128": ("pycryptodome CAST", lambda: _pycryptodome_answer("CAST")),
-    "misty1": ("Botan MISTY1", lambda: _botan_answer("MISTY1")),
-    "serpent": ("Crypto++ Serpent", lambda: _cryptopp_answer("serpent")),
-    "twofish": ("Crypto++ Twofish", lambda: _cryptopp_answer("twofish")),
-    "rc6": ("Crypto++ RC6", lambda: _cryptopp_answer("rc6")),
-    "mars": ("Crypto++ MARS", lambda: _cryptopp_answer("mars")),
+# library of an OracleRef -> (the name an oracle's title starts with, its answer function)
+LIBRARIES: dict[str, tuple[str, Callable[[OracleRef], Answer]]] = {
+    "cryptography": ("cryptography", lambda ref: _pyca_answer(ref.name, False)),
+    "cryptography-decrepit": ("cryptography", lambda ref: _pyca_answer(ref.name, True)),
+    "pycryptodome": ("pycryptodome", lambda ref: _pycryptodome_answer(ref.name)),
+    "botan": ("Botan", lambda ref: _botan_answer(ref.name)),
+    "cryptopp": ("Crypto++", lambda ref: _cryptopp_answer(ref.name)),
 }
 
 
+def _keyed(answer: Answer, key_of: Callable[[bytes], bytes] | None) -> Answer:
+    """``answer`` with each row's key mapped as the library takes it."""
+    if key_of is None:
+        return answer
+    return lambda rows: answer([(key_of(key), block, decrypt) for key, block, decrypt in rows])
+
+
 def oracle_for(cipher: str) -> Oracle:
-    """The oracle of ``cipher``; OracleUnavailable if it has none or its package is missing."""
-    if cipher not in ORACLES:
+    """The oracle of ``cipher`` (its CipherInfo.oracle); OracleUnavailable if it has none or its
+    package is missing."""
+    from ..ciphers.registry import ciphers
+
+    info = ciphers().get(cipher)
+    ref = info.oracle if info is not None else None
+    if ref is None:
         raise OracleUnavailable(f"no independent implementation of {cipher} is known")
-    name, make = ORACLES[cipher]
-    return Oracle(name, make())
+    if ref.library not in LIBRARIES:
+        raise CipherbenchError(f"{cipher}: unknown oracle library {ref.library!r}; valid: "
+                               f"{', '.join(LIBRARIES)}")
+    title, make = LIBRARIES[ref.library]
+    return Oracle(f"{title} {ref.name}", _keyed(make(ref), ref.key))

@@ -24,9 +24,6 @@ from cipherbench.errors import CipherbenchError
 
 KAT_ENV_VAR = "CIPHERBENCH_KAT"
 
-# The AESAVS ECB file families read_rsp handles (Monte Carlo files are a different procedure).
-AESAVS_FAMILIES = ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")
-
 _HEX_DIGITS = re.compile(r"[0-9A-Fa-f]+")
 _MONTE_CARLO_HINT = re.compile(r"\bMCT\b|monte\s*carlo", re.IGNORECASE)
 _SECTIONS = {"ENCRYPT": False, "DECRYPT": True}
@@ -337,26 +334,3 @@ def cryptography_vectors_dir(*parts: str) -> Path | None:
         return None
     folder = Path(next(iter(spec.submodule_search_locations)), *parts)
     return folder if folder.is_dir() else None
-
-
-def _aesavs_names(key_bits: int) -> list[str]:
-    if key_bits not in (128, 192, 256):
-        raise CipherbenchError(f"AESAVS files exist for 128, 192 and 256-bit keys, got {key_bits}")
-    return [f"ECB{family}{key_bits}.rsp" for family in AESAVS_FAMILIES]
-
-
-def aesavs_files(key_bits: int) -> list[Path]:
-    """The AESAVS ECB KAT and MMT files for one key size (in AESAVS_FAMILIES order), or [] if none here.
-
-    Prefers the ``cryptography_vectors`` package; falls back to the shared ``kat/aes`` folder.
-    """
-    names = _aesavs_names(key_bits)
-    root = kat_root()
-    folders = [cryptography_vectors_dir("ciphers", "AES", "ECB"), root / "aes" if root else None]
-    for folder in folders:
-        if folder is None:
-            continue
-        found = [folder / name for name in names if (folder / name).is_file()]
-        if found:
-            return found
-    return []

@@ -5,7 +5,7 @@ from ...components.aes_sbox import SBOX_KINDS
 # A synchronous-read memory (block RAM on FPGAs); only under architectures whose round registers
 # the S-box output (hw.py: BRAM).
 SBOX_CHOICES = SBOX_KINDS + ("bram",)
-from ..registry import CipherInfo, Param
+from ..registry import CipherInfo, CryptoppClass, OracleRef, Param
 
 
 def _model():
@@ -22,8 +22,8 @@ def _hardware(options):
 
 def _vector_sets(key_sizes):
     """FIPS-197 examples (typed in), then every AESAVS KAT and MMT file found for each key size."""
-    from ...verify.vectors import VectorCase, aesavs_files, read_rsp
-    from .vectors import known_answers
+    from ...verify.vectors import VectorCase, read_rsp
+    from .vectors import aesavs_files, known_answers
 
     typed = []
     for key, plain, cipher in known_answers():
@@ -34,6 +34,32 @@ def _vector_sets(key_sizes):
     for bits in key_sizes:
         for path in aesavs_files(bits):
             yield path.stem, read_rsp(path)
+
+
+def _monte_carlo(chain, key_sizes, directions, outer=None, reference=None):
+    """The AESAVS ECB Monte Carlo test (mct.py)."""
+    from .mct import aesavs_test
+
+    return aesavs_test(chain, key_sizes, directions, outer, reference)
+
+
+def _narrow_hardware(options):
+    """The hardware description with narrow datapaths (narrow.py)."""
+    from .narrow import HARDWARE
+
+    return HARDWARE(options)
+
+
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
+def _proofs():
+    from .components import proof_pairs
+
+    return proof_pairs()
 
 
 CIPHER = CipherInfo(
@@ -52,4 +78,12 @@ CIPHER = CipherInfo(
                       "S-boxes as synchronous-read memories (FPGA block RAM) whose read register "
                       "is the cut after SubBytes: pipelined with inner >= 1 only"),
     },
+    oracle=OracleRef("cryptography", "AES"),
+    monte_carlo=_monte_carlo,
+    aliases=("Rijndael",),
+    openssl="aes-128-ecb",
+    cryptopp=(CryptoppClass("AES", "aes.h", "AES"),),
+    arch_hardware={"narrow": _narrow_hardware},
+    components=_components,
+    proofs=_proofs,
 )

@@ -1034,7 +1034,7 @@ class _PairControl:
 
 
 class AesNarrowHardware(AesHardware):
-    """AES with narrow datapaths (arch/narrow.py finds this class through ``HARDWARE``)."""
+    """AES with narrow datapaths (CipherInfo.arch_hardware: narrow)."""
 
     def narrow_datapath(self, width: int, keys: str = "rewind") -> NarrowDatapath:
         if width not in WIDTHS:

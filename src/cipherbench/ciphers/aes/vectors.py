@@ -1,7 +1,7 @@
 """Known answers typed from FIPS-197 (Nov 26, 2001), so that the AES model is checked on any machine.
 
 The larger official sets (NIST CAVP AESAVS files) are read from outside the project: see
-``cipherbench.verify.vectors.aesavs_files``. Source of every value below: FIPS-197 Appendix A (key
+:func:`aesavs_files`. Source of every value below: FIPS-197 Appendix A (key
 expansion), Appendix B (cipher example) and Appendix C (example vectors, with their per-round states);
 a copy of the standard is at ``../shared/kat/aes/fips-197.pdf``.
 """
@@ -10,6 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import CipherbenchError
+from ...verify.vectors import cryptography_vectors_dir, kat_root
+
+# The AESAVS ECB file families read_rsp handles (Monte Carlo files are a different procedure).
+AESAVS_FAMILIES = ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")
 
 
 def _hex(text: str) -> bytes:
@@ -239,3 +246,26 @@ def known_answers() -> Iterator[tuple[bytes, bytes, bytes]]:
     """(key, plaintext, ciphertext) for Appendix B and Appendix C.1, C.2 and C.3, in that order."""
     for example in EXAMPLES:
         yield example.key, example.plaintext, example.ciphertext
+
+
+def _aesavs_names(key_bits: int) -> list[str]:
+    if key_bits not in (128, 192, 256):
+        raise CipherbenchError(f"AESAVS files exist for 128, 192 and 256-bit keys, got {key_bits}")
+    return [f"ECB{family}{key_bits}.rsp" for family in AESAVS_FAMILIES]
+
+
+def aesavs_files(key_bits: int) -> list[Path]:
+    """The AESAVS ECB KAT and MMT files for one key size (in AESAVS_FAMILIES order), or [] if none here.
+
+    Prefers the ``cryptography_vectors`` package; falls back to the shared ``kat/aes`` folder.
+    """
+    names = _aesavs_names(key_bits)
+    root = kat_root()
+    folders = [cryptography_vectors_dir("ciphers", "AES", "ECB"), root / "aes" if root else None]
+    for folder in folders:
+        if folder is None:
+            continue
+        found = [folder / name for name in names if (folder / name).is_file()]
+        if found:
+            return found
+    return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo, Param
+from ..registry import CipherInfo, CryptoppClass, OracleRef, Param
 
 if TYPE_CHECKING:
     from ...arch.base import CoreOptions
@@ -74,4 +74,7 @@ CIPHER = CipherInfo(
     # Pipelines with stored round keys only: keys travelling with the blocks would start
     # decryption from forward key states, one state off for this Feistel schedule (docs/ciphers).
     architectures=("iterative", "unrolled", "pipelined"),
+    oracle=OracleRef("cryptography-decrepit", "Camellia"),
+    openssl="camellia-128-ecb",
+    cryptopp=(CryptoppClass("Camellia", "camellia.h", "Camellia"),),
 )

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...components.adders import ADDER_KINDS
-from ..registry import CipherInfo, Param
+from ..registry import CipherInfo, CryptoppClass, OracleRef, Param
 
 if TYPE_CHECKING:
     from ...arch.base import CoreOptions
@@ -67,4 +67,8 @@ CIPHER = CipherInfo(
     restricts={"keys": ("stored", "loaded"), "iterative:keys": ("loaded",),
                "pipelined:keys": ("loaded",), "width": ("64",)},
     architectures=("narrow", "iterative", "pipelined"),
+    oracle=OracleRef("pycryptodome", "CAST"),
+    aliases=("CAST-128", "CAST5"),
+    openssl="cast5-ecb",
+    cryptopp=(CryptoppClass("CAST128", "cast.h", "CAST-128"),),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, CryptoppClass, OracleRef
 
 if TYPE_CHECKING:
     from ...arch.base import CoreOptions
@@ -58,6 +58,12 @@ def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorC
         yield path.name, cases_for_key_sizes(read_kat_file(path, block_bytes=8).cases, key_sizes)
 
 
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
 CIPHER = CipherInfo(
     name="des",
     title="DES (FIPS 46-3)",
@@ -72,4 +78,8 @@ CIPHER = CipherInfo(
     # narrow: the 64-bit loop with a single key register (keys=rewind: nothing to rewind, the
     # C/D schedule ends every block where it began).
     restricts={"keys": ("fly", "rewind", "stored", "loaded"), "width": ("64",)},
+    oracle=OracleRef("pycryptodome", "DES"),
+    openssl="des-ecb",
+    cryptopp=(CryptoppClass("DES", "des.h", "DES"),),
+    components=_components,
 )

@@ -1,6 +1,7 @@
 """MARS (IBM; AES finalist), tweaked key schedule: 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, CryptoppClass, OracleRef
+from ...verify.mct import SubmissionMct
 
 
 def _model():
@@ -39,4 +40,7 @@ CIPHER = CipherInfo(
     # Pipelines read the round-key memory too (pipelined:keys=stored); the narrow and unrolled
     # architectures step the key state per round, which a schedule with a run-up cannot do.
     architectures=("iterative", "pipelined"),
+    oracle=OracleRef("cryptopp", "MARS"),
+    monte_carlo=SubmissionMct("mars"),
+    cryptopp=(CryptoppClass("MARS", "mars.h", "MARS"),),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo, Param
+from ..registry import CipherInfo, OracleRef, Param
 
 if TYPE_CHECKING:
     from ...arch.base import CoreOptions
@@ -40,6 +40,13 @@ def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorC
         yield path.name, read_kat_file(path, block_bytes=8).cases
 
 
+def _narrow_hardware(options):
+    """The hardware description with narrow datapaths (narrow.py)."""
+    from .narrow import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="misty1",
     title="MISTY1 (RFC 2994)",
@@ -63,4 +70,7 @@ CIPHER = CipherInfo(
     # Pipelines with stored round keys only: keys travelling with the blocks would start
     # decryption from forward key states, one state off for this Feistel schedule (docs/ciphers).
     architectures=("iterative", "unrolled", "narrow", "pipelined"),
+    oracle=OracleRef("botan", "MISTY1"),
+    aliases=("MSTY1",),
+    arch_hardware={"narrow": _narrow_hardware},
 )

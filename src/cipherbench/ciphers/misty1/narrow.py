@@ -1,8 +1,8 @@
 """The compact MISTY1 core (Sugawara et al., seed 003, section 2.2, Fig. 9): FO spread over three
 clocks through one FI block, which also makes the sub-key K' once per key.
 
-``misty1/narrow:width=16``: one 16-bit FI function per clock. arch/narrow.py finds ``HARDWARE``
-here.
+``misty1/narrow:width=16``: one 16-bit FI function per clock. The cipher declares ``HARDWARE`` for
+the narrow architecture (CipherInfo.arch_hardware).
 
 Registers: the block as (A, B), A being FO's input (swapped Feistel form, as the loop core), a
 32-bit FO temporary T = t0 || t1, and the key as two rings of eight 16-bit words, K (the key) and
@@ -183,7 +183,7 @@ class Misty1Compact(NarrowDatapath):
 
 
 class Misty1NarrowHardware(Misty1Hardware):
-    """MISTY1 with the compact datapath (arch/narrow.py finds this class through ``HARDWARE``)."""
+    """MISTY1 with the compact datapath (CipherInfo.arch_hardware: narrow)."""
 
     def narrow_datapath(self, width: int, keys: str = "rewind") -> NarrowDatapath:
         if width != WIDTH:

@@ -1,6 +1,6 @@
 """RC6-32/20/b (Rivest, Robshaw, Sidney, Yin; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, CryptoppClass, OracleRef
 
 
 def _model():
@@ -24,6 +24,18 @@ def _vector_sets(key_sizes):
     yield from kat_folder_sets("rc6", key_sizes)
 
 
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
+def _proofs():
+    from .components import proof_pairs
+
+    return proof_pairs()
+
+
 CIPHER = CipherInfo(
     name="rc6",
     title="RC6-32/20 (AES finalist)",
@@ -39,4 +51,9 @@ CIPHER = CipherInfo(
     # Pipelines read the round-key memory too (pipelined:keys=stored); the narrow and unrolled
     # architectures step the key state per round, which a schedule with a run-up cannot do.
     architectures=("iterative", "pipelined"),
+    oracle=OracleRef("cryptopp", "RC6"),
+    aliases=("RC6™",),
+    cryptopp=(CryptoppClass("RC6", "rc6.h", "RC6"),),
+    components=_components,
+    proofs=_proofs,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, CryptoppClass, OracleRef
 
 if TYPE_CHECKING:
     from ...arch.base import CoreOptions
@@ -46,6 +46,13 @@ def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorC
         yield path.name, read_kat_file(path, block_bytes=16).cases
 
 
+def _narrow_hardware(options):
+    """The hardware description with narrow datapaths (narrow.py)."""
+    from .narrow import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="seed",
     title="SEED (RFC 4269)",
@@ -64,4 +71,8 @@ CIPHER = CipherInfo(
     # Pipelines with stored round keys only: keys travelling with the blocks would start
     # decryption from forward key states, one state off for this Feistel schedule (docs/ciphers).
     architectures=("iterative", "unrolled", "narrow", "pipelined"),
+    oracle=OracleRef("cryptography-decrepit", "SEED"),
+    openssl="seed-ecb",
+    cryptopp=(CryptoppClass("SEED", "seed.h", "SEED"),),
+    arch_hardware={"narrow": _narrow_hardware},
 )

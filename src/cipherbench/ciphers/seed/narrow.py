@@ -1,9 +1,10 @@
 """The compact SEED core (Sugawara et al., seed 003, section 2.1, Fig. 6): one G function for the
 data, used three times per round, and one for the key schedule, used twice per round.
 
-``seed/narrow:width=32``: 32 bits (one G function) per clock. arch/narrow.py finds
-``HARDWARE`` here. A round of RFC 4269's F takes three clocks (steps), with two 32-bit
-temporaries D and E beside the 128-bit state L || R and the round-key register K0 || K1:
+``seed/narrow:width=32``: 32 bits (one G function) per clock. The cipher declares ``HARDWARE`` for
+the narrow architecture (CipherInfo.arch_hardware). A round of RFC 4269's F takes three clocks
+(steps), with two 32-bit temporaries D and E beside the 128-bit state L || R and the round-key
+register K0 || K1:
 
     step 0:  D <- G((R0 ^ K0) ^ (R1 ^ K1))
     step 1:  E <- G(D + (R0 ^ K0))
@@ -173,7 +174,7 @@ class SeedCompact(NarrowDatapath):
 
 
 class SeedNarrowHardware(SeedHardware):
-    """SEED with the compact datapath (arch/narrow.py finds this class through ``HARDWARE``)."""
+    """SEED with the compact datapath (CipherInfo.arch_hardware: narrow)."""
 
     def narrow_datapath(self, width: int, keys: str = "rewind") -> NarrowDatapath:
         if width != WIDTH:

@@ -1,6 +1,7 @@
 """Serpent (Anderson, Biham, Knudsen; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, CryptoppClass, OracleRef
+from ...verify.mct import SubmissionMct
 
 
 def _model():
@@ -27,6 +28,13 @@ def _vector_sets(key_sizes):
     yield from kat_folder_sets("serpent", key_sizes, reverse_submission_hex=True)
 
 
+def _narrow_hardware(options):
+    """The hardware description with narrow datapaths (narrow.py)."""
+    from .narrow import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="serpent",
     title="Serpent (AES finalist)",
@@ -39,4 +47,8 @@ CIPHER = CipherInfo(
     # fair and minimum configurations).
     architectures=("iterative", "unrolled", "pipelined", "narrow"),
     vector_sets=_vector_sets,
+    oracle=OracleRef("cryptopp", "Serpent"),
+    monte_carlo=SubmissionMct("serpent", reverse=True),
+    cryptopp=(CryptoppClass("Serpent", "serpent.h", "Serpent"),),
+    arch_hardware={"narrow": _narrow_hardware},
 )

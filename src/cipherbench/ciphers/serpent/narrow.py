@@ -289,7 +289,7 @@ class SlicedKeySchedule(Elaboratable):
 
 
 class SerpentNarrowHardware(SerpentHardware):
-    """Serpent with narrow datapaths (arch/narrow.py finds this class through ``HARDWARE``)."""
+    """Serpent with narrow datapaths (CipherInfo.arch_hardware: narrow)."""
 
     def narrow_datapath(self, width: int, keys: str = "rewind") -> NarrowDatapath:
         if width not in WIDTHS:

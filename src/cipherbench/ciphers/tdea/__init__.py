@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, CryptoppClass, OracleRef
 
 if TYPE_CHECKING:
     from ...arch.base import CoreOptions
@@ -64,6 +64,11 @@ def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorC
                 yield path.name, cases
 
 
+def _three_keys(key: bytes) -> bytes:
+    """A 2-key TDEA key K1 K2 as the 3-key K1 K2 K1 (cryptography deprecates 16-byte keys)."""
+    return key + key[:8] if len(key) == 16 else key
+
+
 CIPHER = CipherInfo(
     name="tdea",
     title="TDEA / Triple DES (NIST SP 800-67)",
@@ -76,4 +81,11 @@ CIPHER = CipherInfo(
     # keys=stored|loaded: as DES, both walks of the schedule in the round-key memory ("walk").
     # narrow: the 64-bit loop with a single key register (as DES).
     restricts={"keys": ("fly", "rewind", "stored", "loaded"), "width": ("64",)},
+    oracle=OracleRef("cryptography-decrepit", "TripleDES", key=_three_keys),
+    aliases=("Triple DES", "3DES"),
+    software_key_bits=192,
+    openssl="des-ede3-ecb",
+    # Three-key first: the software baseline times it (192-bit keys, OpenSSL's des-ede3 too).
+    cryptopp=(CryptoppClass("DES_EDE3", "des.h", "DES-EDE3"),
+              CryptoppClass("DES_EDE2", "des.h", "DES-EDE2")),
 )

@@ -1,6 +1,6 @@
 """Twofish (Schneier et al.; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo, Param
+from ..registry import CipherInfo, CryptoppClass, OracleRef, Param
 
 
 def _model():
@@ -22,6 +22,25 @@ def _vector_sets(key_sizes):
 
     yield "twofish-spec", typed_cases(known_answers(), key_sizes)
     yield from kat_folder_sets("twofish", key_sizes)
+
+
+def _narrow_hardware(options):
+    """The hardware description with narrow datapaths (narrow.py)."""
+    from .narrow import HARDWARE
+
+    return HARDWARE(options)
+
+
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
+def _proofs():
+    from .components import proof_pairs
+
+    return proof_pairs()
 
 
 CIPHER = CipherInfo(
@@ -59,4 +78,9 @@ CIPHER = CipherInfo(
     restricts={"keys": ("fly", "rewind")},
     architectures=("iterative", "unrolled", "pipelined", "narrow"),
     vector_sets=_vector_sets,
+    oracle=OracleRef("cryptopp", "Twofish"),
+    cryptopp=(CryptoppClass("Twofish", "twofish.h", "Twofish"),),
+    arch_hardware={"narrow": _narrow_hardware},
+    components=_components,
+    proofs=_proofs,
 )

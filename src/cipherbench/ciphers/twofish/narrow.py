@@ -424,7 +424,7 @@ def _mds_column(m: Module, y: Value, index: Value) -> Signal:
 
 
 class TwofishNarrowHardware(TwofishHardware):
-    """Twofish with narrow datapaths (arch/narrow.py finds this class through ``HARDWARE``)."""
+    """Twofish with narrow datapaths (CipherInfo.arch_hardware: narrow)."""
 
     def narrow_datapath(self, width: int, keys: str = "rewind") -> NarrowDatapath:
         if width not in WIDTHS:
