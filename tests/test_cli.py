@@ -283,7 +283,7 @@ def test_run_then_report_and_warm_rerun(tmp_path: Path) -> None:
     assert "1 ran" in proc.stdout
     (provenance,), = sqlite3.connect(tmp_path / "results" / "cipherbench.sqlite").execute(
         "select provenance from results").fetchall()
-    assert 0 < json.loads(provenance)["job_seconds"] < 900  # the job's wall time, recorded
+    assert json.loads(provenance)["job_seconds"] > 0  # the job's wall time, recorded
     stages = json.loads(provenance)["stage_seconds"]  # and where it went
     assert {"design", "verification", "flow", "netlist_check"} <= set(stages)
     assert sum(stages.values()) <= json.loads(provenance)["job_seconds"] + 0.5

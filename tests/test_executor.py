@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -37,14 +36,6 @@ def study(*extra: str, designs: tuple[str, ...] = DESIGNS) -> list[str]:
 def rows(db: Path, columns: str = FIGURES) -> list[tuple[object, ...]]:
     with sqlite3.connect(db) as conn:
         return conn.execute(f"select {columns} from results order by cache_key").fetchall()
-
-
-def _count(db: Path) -> int:
-    try:
-        with sqlite3.connect(db) as conn:
-            return int(conn.execute("select count(*) from results").fetchone()[0])
-    except sqlite3.OperationalError:  # the schema is not there yet
-        return 0
 
 
 def assert_no_duplicates(db: Path) -> None:
@@ -80,27 +71,60 @@ def test_local_pool_same_rows_and_rerun_cached(sequential: tuple[Path, Path],
     assert rows(db, "*") == before  # not even a provenance date rewritten
 
 
+# Runs `cipherbench run` with Store.put wrapped: the first job's row is written and reported on
+# the pipe (fd argv[1]); the second job, its result computed, reports on the pipe and then waits
+# for the signal before writing anything. The test reads the pipe, so it kills the run at a known
+# point instead of polling the database and guessing how far the run got.
+_HELD_RUN = """
+import os, signal, sys
+from cipherbench.store import core
+
+pipe = int(sys.argv[1])
+put = core.Store.put
+calls = []
+
+
+def held_put(self, result):
+    calls.append(result.design)
+    if len(calls) == 1:
+        stored = put(self, result)
+        os.write(pipe, b"stored\\n")
+        return stored
+    os.write(pipe, b"holding\\n")
+    while True:
+        signal.pause()
+
+
+core.Store.put = held_put
+from cipherbench.cli import main
+sys.argv = ["cipherbench", *sys.argv[2:]]
+main()
+"""
+
+
 def test_interrupted_study_resumes_without_recomputing(sequential: tuple[Path, Path],
                                                        tmp_path: Path) -> None:
-    """A run killed (SIGKILL, no chance to clean up) in the middle of its second job leaves the
-    finished job in the store, nothing of the second, and a database SQLite finds intact; the
-    rerun computes only the second job."""
+    """A run killed (SIGKILL, no chance to clean up) with its first job stored and its second
+    computed but not yet written leaves the finished job in the store, nothing of the second,
+    and a database SQLite finds intact; the rerun computes only the second job."""
     db = tmp_path / "resume.sqlite"
     env = {**os.environ, "CIPHERBENCH_CACHE": str(sequential[0])}
     env.pop("CIPHERBENCH_DB", None)
-    run = subprocess.Popen([sys.executable, "-m", "cipherbench.cli", "run", "--target", "generic",
-                            *study("--jobs", "1", "--db", str(db))], cwd=tmp_path, env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           start_new_session=True)
+    read_end, write_end = os.pipe()
+    errors = tmp_path / "run.stderr"
+    with errors.open("w") as stderr:
+        run = subprocess.Popen([sys.executable, "-c", _HELD_RUN, str(write_end), "run",
+                                "--target", "generic", *study("--jobs", "1", "--db", str(db))],
+                               cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
+                               start_new_session=True, pass_fds=(write_end,))
+    os.close(write_end)  # the run holds the only write end: its exit ends the pipe
     try:
-        deadline = time.monotonic() + 300
-        while not (db.exists() and _count(db) >= 1):
-            assert run.poll() is None, "the run ended before it could be killed"
-            assert time.monotonic() < deadline, "no job finished within 300 s"
-            time.sleep(0.1)
+        with os.fdopen(read_end, "rb") as pipe:
+            said = [pipe.readline(), pipe.readline()]  # blocks until the run says where it is
     finally:
         os.killpg(run.pid, signal.SIGKILL)  # the run and its tools (Yosys, Verilator) at once
         run.wait()
+    assert said == [b"stored\n", b"holding\n"], errors.read_text()[-2000:]
     with sqlite3.connect(db) as conn:
         assert conn.execute("pragma integrity_check").fetchone() == ("ok",)
     done = rows(db, "*")

@@ -5,22 +5,21 @@ round-key entries and the key-fixing logic on its own."""
 
 from __future__ import annotations
 
-import inspect
+import functools
 import json
 import random
+from pathlib import Path
 
 import pytest
 from amaranth.hdl import Module, Signal
 from amaranth.sim import Simulator
 
-from cipherbench.arch import keymem
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.mars import hw
 from cipherbench.ciphers.mars.model import FIX_TABLE, fixing_mask
 from cipherbench.errors import CipherbenchError
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
-from cipherbench.verify.vectors import kat_root
 
 DESIGNS = ["mars-128/iterative", "mars/iterative"]
 # Cases per key size: IBM's ecb_tbl (40), ecb_vt (128), ecb_ivt (2), ecb_vk (one per key bit),
@@ -37,38 +36,42 @@ CLOCKS = 33
 KEY_SETUP = 4 * (15 + 60) + 34
 
 
-def _fill_takes_rk_valid() -> bool:
-    return "rk_valid" in inspect.getsource(keymem)
-
-
-def test_the_stored_fill_follows_the_key_steps_rk_valid() -> None:
-    """The key schedule offers round keys after a run-up (KeyStep.rk_valid); the iterative
-    generator's stored fill must write only those (docs/ciphers/mars.md, "Key setup")."""
-    assert _fill_takes_rk_valid(), "arch/keymem.py: the stored fill ignores KeyStep.rk_valid"
-
-
-def _needs_rk_valid() -> None:
-    if not _fill_takes_rk_valid():
-        pytest.skip("needs the stored fill's rk_valid (see the test above)")
-
-
-@pytest.mark.parametrize("design", DESIGNS)
-def test_every_vector_set_and_random_blocks_with_key_changes(design: str) -> None:
-    _needs_rk_valid()
+@functools.cache
+def _verified(design: str) -> dict[str, int]:
+    """The design verified once per test process (every set the cipher has, RANDOM_BLOCKS random
+    blocks): the passed count of every set. The fill writes only on the clocks the key step marks
+    (KeyStep.rk_valid, docs/ciphers/mars.md, "Key setup"): a fill that ignored them fails here."""
     spec = parse(design)
     report = verify_design(spec, ensure_design(spec), random_blocks=RANDOM_BLOCKS)
     assert report.failed == 0, report.as_dict()
-    counts = {s.name: s.passed for s in report.sets}
-    assert counts["mars-spec"] == (10 if len(spec.key_sizes) == 1 else 20)
-    if kat_root() is not None:
-        for name, cases in FILE_CASES[spec.key_sizes].items():
-            assert counts[name] == cases, name
+    return {s.name: s.passed for s in report.sets}
+
+
+@functools.cache
+def _pipeline_verified(design: str) -> dict[str, int]:
+    from stored_pipelines import verify_stored_pipeline
+
+    return verify_stored_pipeline(design)
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_typed_in_vectors_and_random_blocks_with_key_changes(design: str) -> None:
+    counts = _verified(design)
+    assert counts["mars-spec"] == (10 if len(parse(design).key_sizes) == 1 else 20)
     assert counts[f"random-vs-model ({RANDOM_BLOCKS})"] == RANDOM_BLOCKS
 
 
 @pytest.mark.parametrize("design", DESIGNS)
+def test_every_vector_file(design: str, kat_folder: Path) -> None:
+    """IBM's submission files and Crypto++'s, every vector in both directions (skipped, saying
+    so, without the vector files)."""
+    counts = _verified(design)
+    for name, cases in FILE_CASES[parse(design).key_sizes].items():
+        assert counts[name] == cases, name
+
+
+@pytest.mark.parametrize("design", DESIGNS)
 def test_measured_cycle_counts(design: str) -> None:
-    _needs_rk_valid()
     manifest = json.loads((ensure_design(parse(design)) / "manifest.json").read_text())
     assert set(manifest["cycles_by_key_size"]) == {str(b) for b in parse(design).key_sizes}
     for counts in manifest["cycles_by_key_size"].values():
@@ -156,11 +159,16 @@ PIPELINE_DEFAULT = ("mars-128/pipelined:keys=stored,stages=2",)
 @pytest.mark.parametrize("design", [d if d in PIPELINE_DEFAULT else
                                     pytest.param(d, marks=pytest.mark.slow) for d in PIPELINES])
 def test_stored_key_pipelines(design: str) -> None:
-    from stored_pipelines import measured_cycles, pipeline_cycles, verify_stored_pipeline
+    from stored_pipelines import measured_cycles, pipeline_cycles
 
-    counts = verify_stored_pipeline(design)
+    counts = _pipeline_verified(design)
     assert counts["mars-spec"] == 10
-    if kat_root() is not None:
-        for name, cases in FILE_CASES[(128,)].items():
-            assert counts[name] == cases, name
     assert measured_cycles(design)["128"] == pipeline_cycles(CLOCKS, PIPELINES[design], KEY_SETUP)
+
+
+@pytest.mark.parametrize("design", [d if d in PIPELINE_DEFAULT else
+                                    pytest.param(d, marks=pytest.mark.slow) for d in PIPELINES])
+def test_stored_key_pipelines_every_vector_file(design: str, kat_folder: Path) -> None:
+    counts = _pipeline_verified(design)
+    for name, cases in FILE_CASES[(128,)].items():
+        assert counts[name] == cases, name

@@ -37,9 +37,14 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_stored_result_reproduces_identically(database: Path) -> None:
     with Store(database) as store:
         comparison = reproduce(store, 1)
-    assert comparison.ok and not comparison.input_changes
-    assert "measurements.transistors" in comparison.identical
-    assert "metrics.throughput_mbps" in comparison.identical or len(comparison.identical) > 10
+    assert comparison.ok and not comparison.input_changes and comparison.differing == []
+    # Every figure the row holds was compared, and each came out the same.
+    stored = comparison.stored
+    every = {f"{kind}.{name}" for kind in ("measurements", "cycles", "metrics")
+             for name in getattr(stored, kind) or {}}
+    assert sorted(comparison.identical) == sorted(every)
+    assert {"measurements.transistors", "measurements.cells", "metrics.transistors",
+            "cycles.64"} <= every
 
 
 def test_a_changed_figure_is_reported_and_fails(database: Path, tmp_path: Path) -> None:

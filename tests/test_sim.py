@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -184,12 +184,17 @@ def test_data_dependent_timing_is_rejected(tmp_path: Path, build_root: Path) -> 
 
 def test_hung_core_names_the_waiting_op(tmp_path: Path, build_root: Path) -> None:
     hung = Simulator(write_design(ToyIterative(hang=True), tmp_path / "hung"), build_root)
-    t0 = time.monotonic()
-    with pytest.raises(ToolFailed, match=r"hung at cycle .*op 1 \(BlockOp, encrypt\).*in_ready"):
+    with pytest.raises(ToolFailed, match=r"hung at cycle .*op 1 \(BlockOp, encrypt\).*in_ready") as first:
         hung.run([KeyOp(KEY64), BlockOp(BLOCK, False)], timeout_cycles=2000)
-    with pytest.raises(ToolFailed, match=r"op 2 \(ChainOp, decrypt\)"):
+    with pytest.raises(ToolFailed, match=r"op 2 \(ChainOp, decrypt\)") as second:
         hung.run([KeyOp(KEY64), IdleOp(3), ChainOp(BLOCK, True, 3)], timeout_cycles=2000)
-    assert time.monotonic() - t0 < 60  # the default cycle bound is small enough to fail fast
+    # The testbench gives up once nothing has moved for the bound: within it of the last transfer
+    # (the key, in the first cycles), not at the end of a long run.
+    for failure in (first, second):
+        message = str(failure.value)
+        assert "nothing transferred for 2000 cycles" in message
+        cycle = int(re.search(r"hung at cycle (\d+)", message)[1])
+        assert 2000 <= cycle <= 2000 + 10, message
 
 
 def test_broken_verilog_is_a_build_failure(tmp_path: Path, build_root: Path) -> None:
@@ -252,10 +257,14 @@ def test_bad_ops_are_rejected(iterative: Simulator) -> None:
 
 def test_build_is_cached_and_design_dir_untouched(iterative: Simulator, build_root: Path) -> None:
     before = sorted(p.name for p in iterative.design_dir.iterdir())
-    t0 = time.monotonic()
     again = Simulator(iterative.design_dir, build_root)
+
+    def no_compiling(*args: object) -> None:
+        raise AssertionError("the second Simulator compiled instead of taking the cached build")
+
+    # A new Simulator for the same Verilog finds the executable the fixture built: no compile.
+    again._compile = no_compiling  # type: ignore[method-assign]
     exe = again.build()
-    assert time.monotonic() - t0 < 1.0
     assert exe == iterative.build()
     again.run([KeyOp(KEY64), BlockOp(BLOCK, False)])
     assert sorted(p.name for p in iterative.design_dir.iterdir()) == before == [
@@ -268,10 +277,9 @@ def test_other_verilog_gets_its_own_build(iterative: Simulator, pipelined: Simul
     assert iterative.build().parent != pipelined.build().parent
 
 
-def test_five_thousand_vectors_are_fast(iterative: Simulator) -> None:
+def test_five_thousand_vectors_in_one_run(iterative: Simulator) -> None:
+    """5000 blocks under two key sizes, every result checked (their speed: the benchmark
+    benchmarks/harness_speed.py)."""
     cases = random_cases(MODEL, (64, 128), 5000, seed=99)
-    t0 = time.monotonic()
     result = check_cases(iterative, cases)
-    elapsed = time.monotonic() - t0
     assert result.failed == 0 and result.passed == 5000
-    assert elapsed < 20, f"5000 vectors took {elapsed:.1f} s"

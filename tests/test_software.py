@@ -104,7 +104,10 @@ def test_cryptopp_bench_aes() -> None:
         pytest.skip(f"Crypto++ benchmark unavailable: {why}")
     figure = cryptopp_source.measure("aes", 0.2, binary)
     assert isinstance(figure, Figure) and figure.mbps is not None and figure.mbps > 1
-    assert 0.2 <= figure.seconds < 5
+    # It ran for the time asked (how long beyond that is the host's business, not a test's),
+    # and the figure is the bytes it did over that time.
+    assert figure.seconds >= 0.2 and figure.bytes_done > 0
+    assert figure.mbps == pytest.approx(figure.bytes_done * 8 / figure.seconds / 1e6)
     assert cryptopp_source.measure("misty1", 0.2, binary).mbps is None
 
 
