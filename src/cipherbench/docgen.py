@@ -1,0 +1,311 @@
+"""The parts of the docs that are generated from the code, so that they cannot drift from it.
+
+Each is a marked region of a Markdown file (README.md, docs/*.md)::
+
+    <!-- generated: NAME (python -m cipherbench.docgen --write) -->
+    ...
+    <!-- end generated: NAME -->
+
+``python -m cipherbench.docgen --check`` exits 1 naming every region whose text differs from what
+the code gives (and every region missing or unknown); ``--write`` rewrites them in place. The
+tables come from the registries (``arch/registry.py``, ``ciphers/registry.py``), the grammar and
+examples from ``spec.py``, the manifest example from a real generation of ``aes-128/iterative``,
+the source layout from the package itself. ``tests/test_docs.py`` runs the check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import spec as spec_module
+from .arch.registry import ARCHITECTURES, COMMON_PARAMS
+from .ciphers.registry import Param, ciphers
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parents[1]   # the checkout: src/cipherbench/docgen.py
+DOC_FILES = ("README.md", "docs/*.md", "docs/ciphers/*.md")
+
+_BEGIN = re.compile(r"^<!-- generated: (?P<name>[a-z0-9-]+) \(python -m cipherbench\.docgen "
+                    r"--write\) -->\n", re.M)
+_END = "<!-- end generated: {name} -->\n"
+
+# The design of the manifest example, and the fields left out of it because they change with
+# every edit of the generator's sources (shown as "...").
+MANIFEST_DESIGN = "aes-128/iterative"
+MANIFEST_VOLATILE = {("generator", "digest")}
+
+# The spec examples of docs/spec.md, each parsed to show its canonical form.
+EXAMPLES = ("aes-128/iterative", "aes/iterative", "aes-256/iterative:ops=encrypt,sbox=gf-inv",
+            "des/pipelined:stages=2", "serpent-128/narrow:width=16", "rc6/iterative")
+
+# What each sub-package of cipherbench is for (README's layout block). A package missing here, or
+# an entry for a package that is gone, fails the check.
+PACKAGES = {
+    "arch": "architecture generators, generic over ciphers: iterative, unrolled, pipelined, "
+            "narrow; round-key memories (stored, loaded) and key tables",
+    "ciphers": "one folder per cipher: reference model, hardware description, parameters, "
+               "vector sets (CipherInfo)",
+    "components": "S-boxes (table, shared-inverse, composite field), GF(2^8), adders, "
+                  "multipliers, rotators, ...",
+    "flows": "generic gates, ASIC (Liberty, STA, power), FPGA (nextpnr), layout (qflow)",
+    "report": "Markdown, CSV, HTML and plots from the store; each seed's section and published "
+              "figures",
+    "software": "the software baseline measured on the host (OpenSSL, Crypto++, the models)",
+    "store": "results store: SQLite or PostgreSQL, migrations, export/import",
+    "verify": "Verilator testbench and harness, vector readers, oracles, cycle measurement, "
+              "netlist proofs",
+}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _values(p: Param) -> str:
+    return ", ".join(f"`{c}`" for c in p.choices)
+
+
+def spec_grammar() -> str:
+    """The grammar block of spec.py's docstring (the literal block after "Grammar")."""
+    doc = spec_module.__doc__ or ""
+    match = re.search(r"^Grammar[^\n]*::\n\n((?:    [^\n]*\n)+)", doc, re.M)
+    if match is None:
+        raise DocsError("spec.py's docstring has no grammar block (a 'Grammar ...::' paragraph)")
+    lines = [line[4:] for line in match[1].splitlines()]
+    return "```\n" + "\n".join(lines) + "\n```\n"
+
+
+def spec_examples() -> str:
+    """Each example parsed: the short form cipherbench prints and the canonical form it stores."""
+    rows = ["| spec | key sizes | canonical form (cache keys, provenance) |", "| --- | --- | --- |"]
+    for text in EXAMPLES:
+        design = spec_module.parse(text)
+        sizes = ", ".join(map(str, design.key_sizes))
+        rows.append(f"| `{text}` | {sizes} | `{design.canonical()}` |")
+    return "\n".join(rows) + "\n"
+
+
+def spec_parameters() -> str:
+    """Every parameter: the common ones, each architecture's, each cipher's."""
+    rows = ["| parameter | applies to | values | default | meaning |",
+            "| --- | --- | --- | --- | --- |"]
+    for name, p in COMMON_PARAMS.items():
+        rows.append(f"| `{name}` | every design | {_values(p)} | `{p.default}` | {_cell(p.help)} |")
+    for arch in ARCHITECTURES.values():
+        for name, p in arch.params.items():
+            rows.append(f"| `{name}` | `{arch.name}` | {_values(p)} | `{p.default}` | "
+                        f"{_cell(p.help)} |")
+    for cipher in ciphers().values():
+        for name, p in cipher.params.items():
+            rows.append(f"| `{name}` | `{cipher.name}` | {_values(p)} | `{p.default}` | "
+                        f"{_cell(p.help)} |")
+    return "\n".join(rows) + "\n"
+
+
+def _architectures_of(cipher: Any) -> list[str]:
+    return [a for a in ARCHITECTURES if not cipher.architectures or a in cipher.architectures]
+
+
+def spec_ciphers() -> str:
+    """Each cipher: sizes, architectures, and where it takes fewer values than a parameter has."""
+    rows = ["| cipher | name | block | key sizes | architectures | values it restricts |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for cipher in ciphers().values():
+        restricted = []
+        for arch_name in _architectures_of(cipher):
+            arch = ARCHITECTURES[arch_name]
+            full = {**COMMON_PARAMS, **arch.params}
+            defs = spec_module.all_param_defs(cipher, arch)
+            for name, p in full.items():
+                if defs[name].choices != p.choices:
+                    restricted.append(f"{arch_name} `{name}`: "
+                                      + ", ".join(f"`{c}`" for c in defs[name].choices))
+        hardware = ", ".join(f"`{a}`" for a in _architectures_of(cipher))
+        if cipher.hardware is None:
+            hardware = "(model only)"
+        rows.append(f"| `{cipher.name}` | {_cell(cipher.title)} | {cipher.block_bits} | "
+                    f"{', '.join(map(str, cipher.key_sizes))} | {hardware} | "
+                    f"{'; '.join(restricted) or '-'} |")
+    return "\n".join(rows) + "\n"
+
+
+def architectures_table() -> str:
+    rows = ["| spec | what | parameters (default first) |", "| --- | --- | --- |"]
+    for arch in ARCHITECTURES.values():
+        params = []
+        for name, p in arch.params.items():
+            values = [p.default, *(c for c in p.choices if c != p.default)]
+            params.append(f"`{name}=" + "\\|".join(values) + "`")
+        rows.append(f"| `{arch.name}` | {_cell(arch.title)} | {', '.join(params) or '-'} |")
+    return "\n".join(rows) + "\n"
+
+
+def _manifest() -> dict[str, Any]:
+    from .cache import ensure_design
+
+    folder = ensure_design(spec_module.parse(MANIFEST_DESIGN))
+    return json.loads((folder / "manifest.json").read_text())
+
+
+def _inline(value: Any) -> str:
+    return json.dumps(value, separators=(", ", ": "))
+
+
+def _render(value: Any, indent: int, head: str, tail: str, width: int) -> list[str]:
+    """``value`` as JSON after ``head`` (the key, or nothing): on one line when it fits in
+    ``width``, else a list or dict with one element per line, each rendered the same way."""
+    pad = " " * indent
+    line = f"{pad}{head}{_inline(value)}{tail}"
+    if len(line) <= width or not isinstance(value, (list, dict)) or not value:
+        return [line]
+    items = (list(value.items()) if isinstance(value, dict)
+             else [(None, v) for v in value])
+    lines = [f"{pad}{head}{'{' if isinstance(value, dict) else '['}"]
+    for n, (key, element) in enumerate(items):
+        inner_head = "" if key is None else f"{json.dumps(key)}: "
+        lines += _render(element, indent + 2, inner_head, "," if n < len(items) - 1 else "",
+                         width)
+    lines.append(f"{pad}{'}' if isinstance(value, dict) else ']'}{tail}")
+    return lines
+
+
+def render_manifest(manifest: dict[str, Any], width: int = 100) -> str:
+    """The manifest as JSON, each value on one line where it fits, else one line per element."""
+    manifest = json.loads(json.dumps(manifest))   # a copy
+    for outer, inner in MANIFEST_VOLATILE:
+        if isinstance(manifest.get(outer), dict) and inner in manifest[outer]:
+            manifest[outer][inner] = "..."
+    return "\n".join(_render(manifest, 0, "", "", width))
+
+
+def interface_manifest() -> str:
+    return f"```json\n{render_manifest(_manifest())}\n```\n"
+
+
+def readme_layout() -> str:
+    modules = sorted(p.name for p in PACKAGE.glob("*.py") if p.name != "__init__.py")
+    packages = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
+    missing = [p for p in packages if p not in PACKAGES]
+    gone = [p for p in PACKAGES if p not in packages]
+    if missing or gone:
+        raise DocsError("cipherbench.docgen.PACKAGES: "
+                        + "; ".join([*(f"describe package {p}/" for p in missing),
+                                     *(f"package {p}/ is gone" for p in gone)]))
+    lines = ["```", "src/cipherbench/"]
+    line = " "
+    for name in modules:   # the top-level modules, wrapped at 100 columns
+        if len(line) + 1 + len(name) > 100:
+            lines.append(line)
+            line = " "
+        line += " " + name
+    lines.append(line)
+    for name in packages:
+        head = f"  {name + '/':<13}"
+        words, line = PACKAGES[name].split(), head
+        for word in words:
+            if len(line) + 1 + len(word) > 100:
+                lines.append(line)
+                line = " " * len(head)
+            line += " " + word
+        lines.append(line)
+    lines += ["tests/ benchmarks/ docs/ scripts/ studies/", "```"]
+    return "\n".join(lines) + "\n"
+
+
+REGIONS: dict[str, Callable[[], str]] = {
+    "spec-grammar": spec_grammar,
+    "spec-examples": spec_examples,
+    "spec-parameters": spec_parameters,
+    "spec-ciphers": spec_ciphers,
+    "architectures-table": architectures_table,
+    "interface-manifest": interface_manifest,
+    "readme-layout": readme_layout,
+}
+
+
+class DocsError(Exception):
+    pass
+
+
+@dataclass
+class Region:
+    file: Path
+    name: str
+    start: int   # the text's offsets in the file, between the markers
+    end: int
+
+
+def find_regions(root: Path = ROOT) -> list[Region]:
+    regions = []
+    files = sorted({p for pattern in DOC_FILES for p in root.glob(pattern)})
+    for path in files:
+        text = path.read_text()
+        for match in _BEGIN.finditer(text):
+            name = match["name"]
+            end = text.find(_END.format(name=name), match.end())
+            if end < 0:
+                raise DocsError(f"{path.relative_to(root)}: region {name} has no end marker "
+                                f"{_END.format(name=name).strip()!r}")
+            regions.append(Region(path, name, match.end(), end))
+    return regions
+
+
+def check(root: Path = ROOT, regions: dict[str, Callable[[], str]] | None = None,
+          write: bool = False) -> list[str]:
+    """The problems (empty: the docs agree with the code); with ``write``, fix the texts."""
+    regions = REGIONS if regions is None else regions
+    problems = []
+    found = find_regions(root)
+    placed = {r.name for r in found}
+    problems += [f"region {name} is in no document (add its markers where it belongs)"
+                 for name in regions if name not in placed]
+    texts: dict[str, str] = {}
+    edits: dict[Path, list[tuple[Region, str]]] = {}
+    for region in found:
+        where = f"{region.file.relative_to(root)}: {region.name}"
+        if region.name not in regions:
+            problems.append(f"{where}: no such generated region")
+            continue
+        if region.name not in texts:
+            texts[region.name] = regions[region.name]()
+        current = region.file.read_text()[region.start:region.end]
+        if current != texts[region.name]:
+            problems.append(f"{where}: differs from the code "
+                            "(python -m cipherbench.docgen --write)")
+            edits.setdefault(region.file, []).append((region, texts[region.name]))
+    if write:
+        for path, changes in edits.items():
+            text = path.read_text()
+            for region, new in sorted(changes, key=lambda c: c[0].start, reverse=True):
+                text = text[:region.start] + new + text[region.end:]
+            path.write_text(text)
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cipherbench.docgen", description=__doc__.split(
+        "\n\n")[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--check", action="store_true", help="exit 1 if a region differs")
+    mode.add_argument("--write", action="store_true", help="rewrite the regions that differ")
+    args = parser.parse_args(argv)
+    try:
+        problems = check(write=args.write)
+    except DocsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(("rewrote " if args.write and "differs" in problem else "") + problem)
+    if args.write:
+        return 1 if any("differs" not in p for p in problems) else 0
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
