@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Set up, then run the test suite. Uses ../shared (Liberty files, KAT files) when it is there.
+# Tiers (tests/conftest.py): --fast the development tier, no option CI's suite, --runslow the
+# long checks as well. Other arguments go to pytest (files, -k, -n 0, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests

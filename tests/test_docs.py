@@ -117,6 +117,17 @@ def test_the_command_checks_and_writes(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_the_narrow_parameter_table_has_the_registrys_values() -> None:
+    """docs/narrow.md's table, written for AES: its values and defaults are the registry's."""
+    text = (ROOT / "docs" / "narrow.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| ((?:`[^`]+`(?:, )?)+) \| `([^`]+)` \|", text, re.M)
+    params = ARCHITECTURES["narrow"].params
+    assert {name for name, _, _ in rows} == set(params)
+    for name, values, default in rows:
+        assert tuple(re.findall(r"`([^`]+)`", values)) == params[name].choices, name
+        assert default == params[name].default, name
+
+
 # --- what the docs may cite ---------------------------------------------------------------------
 
 # Text that points outside the repository: the sibling folder of shared files (Liberty, vector
