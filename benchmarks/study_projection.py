@@ -64,7 +64,7 @@ def main() -> int:
         if seconds is not None:
             measured[kind].append(float(seconds))
     # The speed grades between each design's ASIC ends: n - 2 jobs like the speed end.
-    grades = max(study.asic_speed_grades - 2, 0)
+    grades = max(study.asic.speed_grades - 2, 0)
     for job in jobs:
         if job.target.flow == "asic" and job.target.settings.get("goal") == "speed":
             for _ in range(grades):

@@ -173,9 +173,9 @@ def test_study_liberty_key(tmp_path: Path) -> None:
 
     path = tmp_path / "s.toml"
     path.write_text('designs = ["des/iterative"]\nliberty = ["osu050", "lib/mine.lib"]\n')
-    assert load_study(path).libraries == ("osu050", str(tmp_path / "lib/mine.lib"))
+    assert load_study(path).asic.libraries == ("osu050", str(tmp_path / "lib/mine.lib"))
     path.write_text('designs = ["des/iterative"]\nliberty = "osu018"\n')
-    assert load_study(path).libraries == ("osu018",)
+    assert load_study(path).asic.libraries == ("osu018",)
     path.write_text('designs = ["des/iterative"]\nliberty = 18\n')
     with pytest.raises(CipherbenchError, match="'liberty' must be a library or a list"):
         load_study(path)

@@ -74,14 +74,13 @@ def test_bad_speed_grades_name_the_fix(tmp_path: Path, line: str, fragment: str)
 def test_grades_are_planned_from_the_stored_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Between each design's stored area and speed ends, the grades' delay targets; a design whose
     ends are not both stored (ok) gets none."""
-    import os
-
     from cipherbench.store import Result
+    from cipherbench.flows.asic import AsicPlan
     from cipherbench.study import RunSummary, Study, job_key, plan_jobs, plan_speed_grades
 
     one_library(monkeypatch)
     designs = (parse("des-64/iterative"), parse("des-64/iterative:ops=encrypt"))
-    study = Study("grades", designs, ("generic", "asic"), asic_speed_grades=5)
+    study = Study("grades", designs, ("generic", "asic"), asic=AsicPlan(speed_grades=5))
     jobs = plan_jobs(study, RunSummary())
     assert len(jobs) == 6  # generic, area and speed for each design
     stored: dict[str, Result] = {}
@@ -96,7 +95,7 @@ def test_grades_are_planned_from_the_stored_ends(tmp_path: Path, monkeypatch: py
         def get(self, key: str) -> Result | None:
             return stored.get(key)
 
-    grades = plan_speed_grades(jobs, study.asic_speed_grades, Store())
+    grades = plan_speed_grades(jobs, study.asic.speed_grades, Store())
     assert [job.design for job in grades] == [designs[0]] * 3
     assert [job.target.settings["delay_ps"] for job in grades] == [1250, 1500, 1750]
     assert all("goal" not in job.target.settings and job.target.flow == "asic" for job in grades)
@@ -110,7 +109,7 @@ def test_grades_are_planned_from_the_stored_ends(tmp_path: Path, monkeypatch: py
         result.measurements["abc_module_delays_ps"] = (
             {"top.round": 400.0, "top.keys": 300.0, "top": 50.0} if speed
             else {"top.round": 800.0, "top.keys": 350.0})
-    grades = plan_speed_grades(jobs, study.asic_speed_grades, Store())
+    grades = plan_speed_grades(jobs, study.asic.speed_grades, Store())
     assert [job.target.settings["delay_ps"] for job in grades] == [1250, 1500, 1750]
     assert [job.target.settings["grade_position"] for job in grades] == [0.25, 0.5, 0.75]
     for job in grades:  # a module only one end mapped is left out
@@ -139,8 +138,6 @@ def test_fpga_search_and_seeds_reach_every_fpga_job(tmp_path: Path) -> None:
 def test_asic_power_false_reaches_only_the_asic_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """asic_power = false: every ASIC job (both ends) carries power=False; other targets and the
     default study keep their settings, so their cache keys stay as they were."""
-    import os
-
     from cipherbench.errors import CipherbenchError
     from cipherbench.study import RunSummary, plan_jobs
 
@@ -161,14 +158,12 @@ def test_asic_power_false_reaches_only_the_asic_jobs(tmp_path: Path, monkeypatch
 def test_the_nsa_study_measures_no_power() -> None:
     """The NSA's tables have no power column, and power is most of a pipeline's ASIC job."""
     study = load_study(Path(__file__).resolve().parent.parent / "studies" / "nsa.toml")
-    assert study.asic_power is False and study.asic_speed_grades == 5
+    assert study.settings_for("asic")["power"] is False and study.asic.speed_grades == 5
 
 
 def test_latch_pairs_double_every_asic_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """asic_sequential = ["flipflop", "latch"]: every ASIC job also with latch pairs (its own
     target id); flip-flop jobs keep their plain settings, other targets are not repeated."""
-    import os
-
     from cipherbench.errors import CipherbenchError
     from cipherbench.study import RunSummary, plan_jobs
 

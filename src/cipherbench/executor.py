@@ -3,7 +3,7 @@
 Workers open the results store themselves (one connection per process and thread) and write each
 result as soon as its job finishes, so an interruption loses nothing finished; the store's writes
 are transactions safe for concurrent writers. Each worker keeps the cache-key check of
-``study._run_job``, so a rerun skips every job already done.
+``jobs.run_job``, so a rerun skips every job already done.
 
 A design is generated once, by a "prepare" task, before the jobs that measure it are submitted: two
 jobs of one design never generate it at the same time (and ``cache.ensure_design`` is race-safe
@@ -29,7 +29,7 @@ from .errors import CipherbenchError
 
 if TYPE_CHECKING:
     from .spec import DesignSpec
-    from .study import Job, RunSummary
+    from .jobs import Job, RunSummary
 
 EXECUTORS = ("local", "dask", "dask-local")
 # Seconds a local worker gets to clean up (temporary folders, tool subprocesses) after Ctrl-C
@@ -111,7 +111,7 @@ def prepare_design(design: DesignSpec, jobs: list[Job], location: str, force: bo
     """Generate ``design`` once, unless every job of it is already in the store; return its size
     (``design_size``), or None when it was not generated."""
     from .cache import ensure_design
-    from .study import job_key, reusable
+    from .jobs import job_key, reusable
 
     with _task():
         store = _store(location)
@@ -132,11 +132,11 @@ def design_size(folder: Path) -> int:
 
 def run_job(job: Job, location: str, force: bool) -> RunSummary:
     """One job, its result written to the store here; the summary goes back to the driver."""
-    from .study import RunSummary, _run_job
+    from .jobs import RunSummary, run_job
 
     with _task():
         summary = RunSummary()
-        _run_job(job, _store(location), force, summary, None)
+        run_job(job, _store(location), force, summary, None)
         return summary
 
 

@@ -37,7 +37,7 @@ def reproduce(store: Store, result_id: int,
               say: Callable[[str], None] | None = None) -> Comparison:
     """Run result ``result_id``'s job again and compare its figures with the stored ones."""
     from .spec import parse
-    from .study import Job, _measure, job_key
+    from .jobs import Job, job_key, measure
     from .targets import Target
 
     stored = store.by_id(result_id)
@@ -64,7 +64,7 @@ def reproduce(store: Store, result_id: int,
         comparison.input_changes.append(
             f"inputs_digest: stored {stored_inputs}, now {ident.inputs} (generator sources, "
             "flows or tool versions changed since)")
-    fresh = _measure(job, ident.flow, ident.settings, ident.key, ident.target_id, ident.inputs,
+    fresh = measure(job, ident.flow, ident.settings, ident.key, ident.target_id, ident.inputs,
                      say)
     for kind in ("measurements", "cycles", "metrics"):
         _compare(kind, getattr(stored, kind) or {}, getattr(fresh, kind) or {}, comparison)

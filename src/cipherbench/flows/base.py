@@ -51,6 +51,18 @@ class Flow(Protocol):
         ...
 
 
+def study_keys(flow: Any) -> tuple[str, ...]:
+    """The study-file keys a flow reads (its ``study_keys``; none if it has none)."""
+    return tuple(getattr(flow, "study_keys", ()))
+
+
+def study_settings(flow: Any, data: Any, where: str) -> dict[str, Any]:
+    """The settings every job of ``flow`` gets from a study file's keys for it (the flow's own
+    ``study_settings``); a one-line error naming the key when one is wrong."""
+    method = getattr(flow, "study_settings", None)
+    return {} if method is None else dict(method(data, where))
+
+
 def shared_work(flow: Any, settings: dict[str, Any]) -> str | None:
     """A key for the work a flow's job makes once per design and caches for the design's other
     jobs with the same key (a flow that has a ``shared_work(settings)`` method: the ASIC flow's

@@ -122,6 +122,24 @@ class Port:
 class FpgaFlow:
     name = "fpga"
     cost = 4
+    # A study file's keys for this flow: fpga_fmax_search = true raises the requested clock
+    # until the router misses; fpga_seeds = [1, 2, 3] places with each seed.
+    study_keys = ("fpga_fmax_search", "fpga_seeds")
+
+    def study_settings(self, data: Any, where: str) -> dict[str, Any]:
+        """Settings every fpga job of the study gets (only what the study sets)."""
+        settings: dict[str, Any] = {}
+        search = data.get("fpga_fmax_search", False)
+        if not isinstance(search, bool):
+            raise CipherbenchError(f"{where}: 'fpga_fmax_search' must be true or false")
+        if search:
+            settings["fmax_search"] = True
+        if data.get("fpga_seeds") is not None:
+            try:
+                settings["seeds"] = check_seeds(data["fpga_seeds"])
+            except CipherbenchError as exc:
+                raise CipherbenchError(f"{where}: 'fpga_seeds': {exc}") from exc
+        return settings
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = _effective_settings(settings)

@@ -66,6 +66,13 @@ class GenericFlow:
     # Flat: two syntheses of the whole design, flat and by block; bottom-up, one. In the NSA
     # study a pipeline's count took 1.5 to 3 times one of its ASIC jobs (BENCHMARKS.md).
     cost = 3
+    # A study's synthesis_hierarchy reaches the generic and the asic jobs alike.
+    study_keys = ("synthesis_hierarchy",)
+
+    def study_settings(self, data: Any, where: str) -> dict[str, Any]:
+        from .asic.study_options import hierarchy_settings
+
+        return hierarchy_settings(data, where)
 
     def target_id(self, settings: dict[str, Any]) -> str:
         gates = settings.get("gates", DEFAULTS["gates"])

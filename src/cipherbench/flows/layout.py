@@ -72,6 +72,21 @@ _RE_POINT = re.compile(r"\(\s*(\S+)\s+(\S+)(?:\s+\S+)?\s*\)")
 class LayoutFlow:
     name = "layout"
     cost = 5
+    # A study file's keys for this flow, each one of its settings.
+    study_keys = ("layout_tech", "layout_density", "layout_synthesis")
+
+    def study_settings(self, data: Any, where: str) -> dict[str, Any]:
+        """Settings every asic-layout job of the study gets (only what the study sets)."""
+        settings = {}
+        for key in self.study_keys:
+            if key in data:
+                setting = key.removeprefix("layout_")
+                try:
+                    effective_settings({setting: data[key]})
+                except CipherbenchError as exc:
+                    raise CipherbenchError(f"{where}: '{key}': {exc}") from exc
+                settings[setting] = data[key]
+        return settings
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = effective_settings(settings)

@@ -41,14 +41,16 @@ from .abc import (
 )
 from .power_report import power_script, report_power
 from .sta import STA_OK, check_sta_output, sta_load_design, sta_script, time_netlist
+from .study_options import HIERARCHIES, SEQUENTIAL, STUDY_KEYS, AsicPlan, study_plan, study_settings
 from .synthesis import LATCH_PAIR_MAP, rtlil_modules, synthesize
 
 __all__ = [
-    "AREA_DNSIZE_PS", "AsicFlow", "DEFAULTS", "GRADE_AREA_MAPPING_FROM", "GRADE_NF_RELAX",
+    "AREA_DNSIZE_PS", "AsicFlow", "AsicPlan", "DEFAULTS", "GRADE_AREA_MAPPING_FROM", "GRADE_NF_RELAX",
     "HIERARCHIES", "LATCH_PAIR_MAP", "SEQUENTIAL", "SPEED_DELAY_PS", "STA_OK", "STRUCTURES",
     "abc_module_delays", "abc_prepare", "abc_script", "check_sta_output", "effective_settings",
     "grade_abc_script", "grade_target_ps", "module_abc_scripts", "power_script", "report_power",
-    "rtlil_modules", "sta_load_design", "sta_script", "synthesize", "time_netlist",
+    "rtlil_modules", "sta_load_design", "sta_script", "study_plan", "study_settings",
+    "synthesize", "time_netlist",
 ]
 
 DEFAULTS: dict[str, Any] = {
@@ -83,13 +85,17 @@ DEFAULTS: dict[str, Any] = {
     "hierarchy": "flat",
 }
 STRUCTURES = ("restructure", "keep")
-SEQUENTIAL = ("flipflop", "latch")
-HIERARCHIES = ("flat", "bottom-up")
 
 
 class AsicFlow:
     name = "asic"
     cost = 2
+    # A study file's keys for this flow (study_options.py); ``study_plan`` reads the ones that
+    # decide which asic jobs are planned, ``study_settings`` those every asic job gets.
+    study_keys = STUDY_KEYS
+
+    def study_settings(self, data: Any, where: str) -> dict[str, Any]:
+        return study_settings(data, where)
 
     def target_id(self, settings: dict[str, Any]) -> str:
         effective = {**DEFAULTS, **settings}

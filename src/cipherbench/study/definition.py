@@ -1,0 +1,123 @@
+"""A study file read and checked: its designs, targets, and each flow's own keys (the flows
+declare them: ``study_keys`` and ``study_settings`` in flows/, the asic plan in
+flows/asic/study_options.py)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..errors import CipherbenchError
+from ..flows.asic.study_options import AsicPlan, study_plan
+from ..spec import DesignSpec, parse
+from ..targets import DEFAULT_TARGETS, TARGET_NAMES
+
+DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
+# The keys of a study file that belong to no flow.
+STUDY_KEYS = ("name", "designs", "targets", "skip_unavailable")
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    designs: tuple[DesignSpec, ...]
+    targets: tuple[str, ...]
+    # What the asic target's jobs are planned for: libraries, goals, speed grades, storage.
+    asic: AsicPlan = AsicPlan()
+    # The configured Liberty (--liberty), measured beside the plan's own libraries.
+    liberty: str | None = None
+    skip_unavailable: bool = True
+    # Settings every job of a flow gets from the study file's keys for that flow:
+    # ((flow name, ((setting, value), ...)), ...).
+    flow_settings: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = field(default=())
+
+    def settings_for(self, flow: str) -> dict[str, Any]:
+        return dict(dict(self.flow_settings).get(flow, ()))
+
+    def override(self, *, designs: tuple[str, ...] = (), targets: tuple[str, ...] = (),
+                 liberty: str | Path | None = None) -> "Study":
+        study = self
+        if designs:
+            study = replace(study, designs=tuple(parse(d) for d in designs))
+        if targets:
+            study = replace(study, targets=check_targets(targets, "--target"),
+                            skip_unavailable=False)
+        if liberty:
+            study = replace(study, liberty=str(liberty))
+        return study
+
+
+def default_study() -> Study:
+    """AES-128 and AES 3-in-1, iterative, on every target available on this machine."""
+    return Study("default", tuple(parse(d) for d in DEFAULT_DESIGNS), DEFAULT_TARGETS)
+
+
+def known_keys() -> tuple[str, ...]:
+    """Every key a study file may have: the study's own and each flow's."""
+    from ..flows import FLOWS
+    from ..flows.base import study_keys
+
+    keys = dict.fromkeys(STUDY_KEYS)
+    for flow in FLOWS.values():
+        keys.update(dict.fromkeys(study_keys(flow)))
+    return tuple(keys)
+
+
+def load_study(path: Path) -> Study:
+    data = _read(Path(path))
+    where = str(path)
+    unknown = sorted(set(data) - set(known_keys()))
+    if unknown:
+        raise CipherbenchError(f"{path}: unknown key(s) {', '.join(unknown)}; valid: "
+                               f"{', '.join(sorted(known_keys()))}")
+    designs = data.get("designs")
+    if not isinstance(designs, list) or not designs or not all(isinstance(d, str) for d in designs):
+        raise CipherbenchError(f"{path}: 'designs' must be a non-empty list of design specs")
+    targets = data.get("targets", list(DEFAULT_TARGETS))
+    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+        raise CipherbenchError(f"{path}: 'targets' must be a list of target names")
+    for key, kind, what in (("name", str, "a string"), ("skip_unavailable", bool, "true or false")):
+        if key in data and not isinstance(data[key], kind):
+            raise CipherbenchError(f"{path}: '{key}' must be {what}")
+    return Study(
+        name=str(data.get("name", Path(path).stem)),
+        designs=tuple(parse(d) for d in designs),
+        targets=check_targets(tuple(targets), where),
+        asic=study_plan(data, where, targets),
+        skip_unavailable=bool(data.get("skip_unavailable", True)),
+        flow_settings=_flow_settings(data, where),
+    )
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text())
+    except FileNotFoundError as exc:
+        raise CipherbenchError(f"study file {path} not found") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CipherbenchError(f"{path}: not valid TOML: {exc}") from exc
+    except (OSError, ValueError) as exc:  # a folder, no permission, a NUL in the name, ...
+        raise CipherbenchError(f"study file {path}: cannot read it ({exc}); name a TOML file") from exc
+
+
+def _flow_settings(data: dict[str, Any],
+                   where: str) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
+    from ..flows import FLOWS
+    from ..flows.base import study_settings
+
+    found = []
+    for name, flow in FLOWS.items():
+        settings = study_settings(flow, data, where)
+        if settings:
+            found.append((name, tuple(settings.items())))
+    return tuple(found)
+
+
+def check_targets(targets: tuple[str, ...], where: str) -> tuple[str, ...]:
+    for name in targets:
+        if name not in TARGET_NAMES:
+            raise CipherbenchError(f"{where}: unknown target {name!r}; valid: "
+                                   f"{', '.join(TARGET_NAMES)}")
+    return targets
