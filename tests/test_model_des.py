@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from oracles import RandomResult, mismatches, per_key, random_workload
 from oracles.cryptopp import cryptopp_or_skip
 
-from cipherbench.ciphers.base import CipherModel
-from cipherbench.ciphers.des import CIPHER, model, single_des_cases
+from cipherbench.ciphers.des import single_des_cases
 from cipherbench.ciphers.des.model import (
     DES,
     FP,
@@ -41,7 +39,6 @@ from cipherbench.ciphers.des.vectors import (
     known_answers,
     tdes_files,
 )
-from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import IteratedCase, iterate, read_cryptopp_dat, read_nessie
 from cipherbench.verify.vectors import VectorCase, kat_root, read_rsp
 from cipherbench.verify.oracles import PycaEcb
@@ -171,55 +168,6 @@ def test_decrypt_trace_ends_with_the_plaintext() -> None:
     key = bytes.fromhex("0123456789abcdef")
     states = decrypt_trace(key, bytes.fromhex("3fa40e8a984d4815"))
     assert len(states) == 18 and states[-1] == b"Now is t"
-
-
-# --- API, registry and errors -------------------------------------------------------------------------------
-
-
-def test_des_class_is_a_cipher_model_and_registered() -> None:
-    cipher: CipherModel = DES()
-    assert (cipher.name, cipher.block_bits, cipher.key_sizes) == ("des", 64, (64,))
-    assert CIPHER.name == "des" and CIPHER.key_sizes == (64,)
-    assert isinstance(CIPHER.model(), DES)
-    assert cipher.decrypt(bytes(8), cipher.encrypt(bytes(8), b"abcdefgh")) == b"abcdefgh"
-
-
-def test_vector_sets_start_with_the_typed_examples_and_all_pass() -> None:
-    sets = list(CIPHER.vector_sets((64,)))
-    assert sets[0][0] == "fips-81" and len(sets[0][1]) == 12
-    cipher = DES()
-    for name, cases in sets:
-        assert cases, name
-        for case in cases:
-            run = cipher.decrypt if case.decrypt else cipher.encrypt
-            assert run(case.key, case.data) == case.expected, case.source
-    assert list(CIPHER.vector_sets((128,))) == []
-
-
-@pytest.mark.parametrize("length", [0, 7, 9, 16, 24])
-@pytest.mark.parametrize("function", [encrypt_block, decrypt_block, encrypt_trace, expand_key])
-def test_wrong_key_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(length), bytes(8)) if function is not expand_key else function(bytes(length))
-    message = str(error.value)
-    assert "key must be 8 bytes" in message and f"got {length} bytes" in message and "\n" not in message
-
-
-@pytest.mark.parametrize("length", [0, 7, 9, 16])
-@pytest.mark.parametrize("function", [encrypt_block, decrypt_block, decrypt_trace])
-def test_wrong_block_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError, match=f"block must be 8 bytes .*got {length} bytes"):
-        function(bytes(8), bytes(length))
-
-
-def test_non_bytes_input_is_a_cipherbench_error() -> None:
-    with pytest.raises(CipherbenchError, match="must be 8 bytes"):
-        encrypt_block("0123456789abcdef", bytes(8))  # type: ignore[arg-type]
-
-
-def test_key_schedule_cache_is_bounded() -> None:
-    info = model._schedule.cache_info()
-    assert info.maxsize is not None and info.currsize <= info.maxsize
 
 
 # --- NIST CAVP TDES files read as single DES ----------------------------------------------------------------

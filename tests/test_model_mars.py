@@ -8,14 +8,10 @@ from __future__ import annotations
 import random
 import re
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from cipherbench.ciphers.base import CipherModel
-from cipherbench.ciphers.mars import CIPHER
-from cipherbench.ciphers.mars import model
 from cipherbench.ciphers.mars.model import (
     FIX_TABLE,
     MARS,
@@ -33,7 +29,6 @@ from cipherbench.ciphers.mars.model import (
     sbox_from_sha1,
 )
 from cipherbench.ciphers.mars.vectors import EXPANDED_KEYS, INTERMEDIATE_EXAMPLES, SBOX_QUOTED, known_answers
-from cipherbench.ciphers.registry import ciphers
 from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import read_cryptopp_txt, read_kat_file, read_submission_mct
 from cipherbench.verify.vectors import kat_root
@@ -163,59 +158,6 @@ def test_e_function_outputs() -> None:
     assert middle == rotl((x + k1) % 2**32, first & 31)
     assert left == rotl(S[(x + k1) % 512] ^ first ^ right, right & 31)
     assert e_function(0, 0, 3) == (S[0], 0, 0)
-
-
-# --- API, registry and errors -------------------------------------------------------------------------
-
-
-def test_mars_class_is_a_cipher_model_and_registered() -> None:
-    cipher: CipherModel = CIPHER_MODEL
-    assert (cipher.name, cipher.block_bits, cipher.key_sizes) == ("mars", 128, (128, 192, 256))
-    assert ciphers()["mars"] is CIPHER
-    assert isinstance(CIPHER.model(), MARS)
-
-
-def test_vector_sets_start_with_the_typed_examples_and_all_pass() -> None:
-    sets = list(CIPHER.vector_sets((128, 192, 256)))
-    assert sets[0][0] == "mars-spec" and len(sets[0][1]) == 2 * len(list(known_answers()))
-    if kat_root() is not None:
-        assert {"ecb_vk", "ecb_vt", "ecb_tbl", "ecb_ivt", "mars", "marsval"} <= {name for name, _ in sets}
-    for name, cases in sets:
-        for case in cases:
-            run = decrypt_block if case.decrypt else encrypt_block
-            assert run(case.key, case.data) == case.expected, (name, case.source)
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 20, 31, 33])
-@pytest.mark.parametrize("function", [encrypt_block, decrypt_block, encrypt_trace, decrypt_trace])
-def test_wrong_key_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(length), bytes(16))
-    message = str(error.value)
-    assert "16, 24 or 32 bytes" in message and f"got {length} bytes" in message and "\n" not in message
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 32])
-@pytest.mark.parametrize(
-    "function", [encrypt_block, decrypt_block, CIPHER_MODEL.encrypt, CIPHER_MODEL.decrypt]
-)
-def test_wrong_block_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(16), bytes(length))
-    message = str(error.value)
-    assert "must be 16 bytes" in message and f"got {length} bytes" in message and "\n" not in message
-
-
-def test_non_bytes_input_is_a_cipherbench_error() -> None:
-    with pytest.raises(CipherbenchError, match="must be bytes"):
-        encrypt_block([0] * 16, bytes(16))  # type: ignore[arg-type]
-    with pytest.raises(CipherbenchError, match="16, 24 or 32 bytes"):
-        expand_key(bytes(20))
-
-
-def test_key_schedule_cache_is_bounded() -> None:
-    info = model._schedule.cache_info()
-    assert info.maxsize is not None and info.currsize <= info.maxsize
 
 
 # --- the shared known-answer files ----------------------------------------------------------------------

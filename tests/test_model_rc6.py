@@ -5,15 +5,10 @@ from __future__ import annotations
 import math
 import random
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from cipherbench.ciphers.base import CipherModel
-from cipherbench.ciphers.registry import ciphers
-from cipherbench.ciphers.rc6 import CIPHER
-from cipherbench.ciphers.rc6 import model
 from cipherbench.ciphers.rc6.model import (
     P32,
     Q32,
@@ -26,7 +21,6 @@ from cipherbench.ciphers.rc6.model import (
     expand_key,
 )
 from cipherbench.ciphers.rc6.vectors import NESSIE_SET4, PAPER_VECTORS, known_answers
-from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import iterate, read_kat_file
 from cipherbench.verify.vectors import kat_root
 
@@ -124,59 +118,6 @@ def test_decrypt_trace_is_the_encryption_backwards() -> None:
     key, block = bytes(32), bytes(range(16))
     forward = encrypt_trace(key, block)
     assert decrypt_trace(key, forward[-1]) == forward[-2::-1] + [block]
-
-
-# --- API, registry and errors -------------------------------------------------------------------------
-
-
-def test_rc6_class_is_a_cipher_model_and_registered() -> None:
-    cipher: CipherModel = CIPHER_MODEL
-    assert (cipher.name, cipher.block_bits, cipher.key_sizes) == ("rc6", 128, (128, 192, 256))
-    assert ciphers()["rc6"] is CIPHER
-    assert isinstance(CIPHER.model(), RC6)
-
-
-def test_vector_sets_start_with_the_typed_examples_and_all_pass() -> None:
-    sets = list(CIPHER.vector_sets((128, 192, 256)))
-    assert sets[0][0] == "rc6-paper" and len(sets[0][1]) == 2 * len(list(known_answers()))
-    if kat_root() is not None:
-        assert {"Rc6-128-128.verified", "Rc6-256-128.verified", "rc6val"} <= {name for name, _ in sets}
-    for name, cases in sets:
-        for case in cases:
-            run = decrypt_block if case.decrypt else encrypt_block
-            assert run(case.key, case.data) == case.expected, (name, case.source)
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 20, 31, 33])
-@pytest.mark.parametrize("function", [encrypt_block, decrypt_block, encrypt_trace, decrypt_trace])
-def test_wrong_key_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(length), bytes(16))
-    message = str(error.value)
-    assert "16, 24 or 32 bytes" in message and f"got {length} bytes" in message and "\n" not in message
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 32])
-@pytest.mark.parametrize(
-    "function", [encrypt_block, decrypt_block, CIPHER_MODEL.encrypt, CIPHER_MODEL.decrypt]
-)
-def test_wrong_block_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(16), bytes(length))
-    message = str(error.value)
-    assert "must be 16 bytes" in message and f"got {length} bytes" in message and "\n" not in message
-
-
-def test_non_bytes_input_is_a_cipherbench_error() -> None:
-    with pytest.raises(CipherbenchError, match="must be bytes"):
-        encrypt_block(12345, bytes(16))  # type: ignore[arg-type]
-    with pytest.raises(CipherbenchError, match="16, 24 or 32 bytes"):
-        expand_key(bytes(10))
-
-
-def test_key_schedule_cache_is_bounded() -> None:
-    info = model._schedule.cache_info()
-    assert info.maxsize is not None and info.currsize <= info.maxsize
 
 
 # --- the shared known-answer files ----------------------------------------------------------------------

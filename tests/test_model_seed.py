@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,7 @@ from oracles import RandomResult, mismatches, per_key, random_workload
 from oracles.blocks import botan_batch
 from oracles.cryptopp import cryptopp_or_skip
 
-from cipherbench.ciphers.base import CipherModel
-from cipherbench.ciphers.seed import CIPHER, model
+from cipherbench.ciphers.seed import CIPHER
 from cipherbench.ciphers.seed.model import (
     KC,
     S0,
@@ -33,7 +31,6 @@ from cipherbench.ciphers.seed.model import (
     trace_labels,
 )
 from cipherbench.ciphers.seed.vectors import EXAMPLES, known_answers, rfc4269_rsp
-from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import iterate, read_cryptopp_txt, read_nessie
 from cipherbench.verify.vectors import kat_root, read_rsp
 from cipherbench.verify.oracles import PycaEcb
@@ -147,12 +144,6 @@ def test_appendix_b_as_printed_in_the_rfc_text() -> None:
 # --- API, registry and errors -------------------------------------------------------------------------------
 
 
-def test_seed_class_is_a_cipher_model_and_registered() -> None:
-    cipher: CipherModel = SEED()
-    assert (cipher.name, cipher.block_bits, cipher.key_sizes) == ("seed", 128, (128,))
-    assert CIPHER.name == "seed" and isinstance(CIPHER.model(), SEED)
-
-
 def test_vector_sets_pass() -> None:
     cipher = SEED()
     sets = dict(CIPHER.vector_sets((128,)))
@@ -162,26 +153,6 @@ def test_vector_sets_pass() -> None:
             run = cipher.decrypt if case.decrypt else cipher.encrypt
             assert run(case.key, case.data) == case.expected, case.source
     assert list(CIPHER.vector_sets((192,))) == []
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 24, 32])
-@pytest.mark.parametrize("function", [encrypt_block, decrypt_block, encrypt_trace, decrypt_trace])
-def test_wrong_key_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(length), bytes(16))
-    message = str(error.value)
-    assert "key must be 16 bytes" in message and f"got {length} bytes" in message and "\n" not in message
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 32])
-def test_wrong_block_length_is_a_one_line_error(length: int) -> None:
-    with pytest.raises(CipherbenchError, match=f"block must be 16 bytes .*got {length} bytes"):
-        encrypt_block(bytes(16), bytes(length))
-
-
-def test_key_schedule_cache_is_bounded() -> None:
-    info = model._round_keys.cache_info()
-    assert info.maxsize is not None and info.currsize <= info.maxsize
 
 
 # --- files: pyca .rsp, NESSIE, Crypto++ ---------------------------------------------------------------------

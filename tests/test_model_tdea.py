@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from oracles import RandomResult, mismatches, per_key, random_workload
 from oracles.cryptopp import cryptopp_or_skip
 
-from cipherbench.ciphers.base import CipherModel
 from cipherbench.ciphers.des import model as des
 from cipherbench.ciphers.des.vectors import SINGLE_KEY_FILES, THREE_KEY_FILES, TWO_KEY_FILES, tdes_files
 from cipherbench.ciphers.tdea import CIPHER, two_key_cases
@@ -26,7 +24,6 @@ from cipherbench.ciphers.tdea.model import (
     trace_labels,
 )
 from cipherbench.ciphers.tdea.vectors import NOT_TDEA_FILES, SP800_67_B, known_answers
-from cipherbench.errors import CipherbenchError
 from cipherbench.verify.kat_formats import IteratedCase, iterate, read_cryptopp_dat, read_nessie
 from cipherbench.verify.vectors import kat_root, read_rsp
 from cipherbench.verify.oracles import PycaEcb
@@ -102,13 +99,6 @@ def test_round_trace_concatenates_three_des_traces() -> None:
 # --- API, registry and errors -------------------------------------------------------------------------------
 
 
-def test_tdea_class_is_a_cipher_model_and_registered() -> None:
-    cipher: CipherModel = TDEA()
-    assert (cipher.name, cipher.block_bits, cipher.key_sizes) == ("tdea", 64, (128, 192))
-    assert CIPHER.name == "tdea" and CIPHER.key_sizes == (128, 192)
-    assert isinstance(CIPHER.model(), TDEA)
-
-
 def _vector_sets_pass(key_sizes: tuple[int, ...]) -> dict[str, int]:
     cipher = TDEA()
     counts = {}
@@ -130,22 +120,6 @@ def test_vector_sets_for_each_keying_option() -> None:
     if "TECBMMT2-2key" in two:
         assert two["TECBMMT2-2key"] == 110 and three["TECBMMT3-3key"] == 110
     assert "3desval.dat" not in two and "3desval.dat" not in three
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 23, 25, 32])
-@pytest.mark.parametrize("function", [encrypt_block, decrypt_block, encrypt_trace, decrypt_trace])
-def test_wrong_key_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(length), bytes(8))
-    message = str(error.value)
-    assert "16 bytes" in message and "24 bytes" in message and f"got {length} bytes" in message
-    assert "\n" not in message
-
-
-@pytest.mark.parametrize("length", [0, 7, 9, 16])
-def test_wrong_block_length_is_a_one_line_error(length: int) -> None:
-    with pytest.raises(CipherbenchError, match=f"TDEA block must be 8 bytes .*got {length} bytes"):
-        encrypt_block(bytes(24), bytes(length))
 
 
 # --- NIST CAVP TDES KAT and MMT files -----------------------------------------------------------------------

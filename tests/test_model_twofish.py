@@ -9,15 +9,10 @@ import re
 import struct
 import sys
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from cipherbench.ciphers.base import CipherModel
-from cipherbench.ciphers.registry import ciphers
-from cipherbench.ciphers.twofish import CIPHER
-from cipherbench.ciphers.twofish import model
 from cipherbench.ciphers.twofish.model import (
     MDS,
     MDS_POLYNOMIAL,
@@ -134,61 +129,6 @@ def test_chained_table_to_its_last_entry(table) -> None:
             assert (key, plaintext, encrypt_block(key, plaintext)) == table.first[index]
         ciphertexts.append(encrypt_block(key, plaintext))
     assert ciphertexts[-1] == table.last_ciphertext
-
-
-# --- API, registry and errors -------------------------------------------------------------------------
-
-
-def test_twofish_class_is_a_cipher_model_and_registered() -> None:
-    cipher: CipherModel = CIPHER_MODEL
-    assert (cipher.name, cipher.block_bits, cipher.key_sizes) == ("twofish", 128, (128, 192, 256))
-    assert ciphers()["twofish"] is CIPHER
-    assert isinstance(CIPHER.model(), Twofish)
-
-
-def test_vector_sets_start_with_the_typed_examples_and_all_pass() -> None:
-    sets = list(CIPHER.vector_sets((128, 192, 256)))
-    assert sets[0][0] == "twofish-spec" and len(sets[0][1]) == 2 * len(list(known_answers()))
-    if kat_root() is not None:
-        assert {"ecb_ival", "twofish", "twofishv"} <= {name for name, _ in sets}
-    for name, cases in sets:
-        for case in cases:
-            run = decrypt_block if case.decrypt else encrypt_block
-            assert run(case.key, case.data) == case.expected, (name, case.source)
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 20, 31, 33])
-@pytest.mark.parametrize("function", [encrypt_block, decrypt_block, encrypt_trace, decrypt_trace])
-def test_wrong_key_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(length), bytes(16))
-    message = str(error.value)
-    assert "16, 24 or 32 bytes" in message and f"got {length} bytes" in message and "\n" not in message
-
-
-@pytest.mark.parametrize("length", [0, 8, 15, 17, 32])
-@pytest.mark.parametrize(
-    "function", [encrypt_block, decrypt_block, CIPHER_MODEL.encrypt, CIPHER_MODEL.decrypt]
-)
-def test_wrong_block_length_is_a_one_line_error(function: Callable, length: int) -> None:
-    with pytest.raises(CipherbenchError) as error:
-        function(bytes(16), bytes(length))
-    message = str(error.value)
-    assert "must be 16 bytes" in message and f"got {length} bytes" in message and "\n" not in message
-
-
-def test_non_bytes_input_is_a_cipherbench_error() -> None:
-    with pytest.raises(CipherbenchError, match="must be 16 bytes, got str"):
-        encrypt_block(bytearray(16), "x" * 16)  # type: ignore[arg-type]
-    with pytest.raises(CipherbenchError, match="must be bytes"):
-        decrypt_block(None, bytes(16))  # type: ignore[arg-type]
-    with pytest.raises(CipherbenchError, match="16, 24 or 32 bytes"):
-        sbox_key_words(bytes(10))
-
-
-def test_key_schedule_cache_is_bounded() -> None:
-    info = model._schedule.cache_info()
-    assert info.maxsize is not None and info.currsize <= info.maxsize
 
 
 # --- the shared known-answer files ----------------------------------------------------------------------

@@ -20,7 +20,7 @@ import importlib.util
 import os
 import pkgutil
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -182,6 +182,9 @@ def ciphers() -> dict[str, CipherInfo]:
         if info.name in found:
             raise CipherbenchError(f"cipher {info.name!r} of {folder} is also in "
                                    f"{found[info.name].folder}; cipher names must be unique")
-        found[info.name] = replace(info, folder=folder, origin=origin)
+        # Where it came from, set on the package's own CIPHER (so ``ciphers()[name] is CIPHER``).
+        object.__setattr__(info, "folder", folder)
+        object.__setattr__(info, "origin", origin)
+        found[info.name] = info
     return dict(sorted(found.items()))
 

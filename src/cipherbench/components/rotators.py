@@ -24,6 +24,18 @@ def _check_direction(direction: str, valid: tuple[str, ...] = DIRECTIONS) -> Non
         raise ValueError(f"unknown rotation direction {direction!r}; valid: {', '.join(valid)}")
 
 
+def rotl(x: int, n: int, width: int = 32) -> int:
+    """An integer of ``width`` bits rotated left by ``n`` (mod ``width``): the reference models'
+    rotation, beside the hardware's."""
+    n %= width
+    return ((x << n) | (x >> (width - n))) & ((1 << width) - 1)
+
+
+def rotr(x: int, n: int, width: int = 32) -> int:
+    """An integer of ``width`` bits rotated right by ``n`` (mod ``width``)."""
+    return rotl(x, -n, width)
+
+
 def rotate_fixed(value: Value, amount: int, direction: str = "left") -> Value:
     """value rotated by a constant amount: wiring, no logic."""
     _check_direction(direction, ("left", "right"))

@@ -15,6 +15,8 @@ from functools import lru_cache
 
 from cipherbench.errors import CipherbenchError
 
+from ..base import checked_bytes
+
 BLOCK_BYTES = 16
 KEY_SIZES = (128, 192, 256)
 
@@ -183,21 +185,11 @@ def rounds(key_bits: int) -> int:
 
 
 def _checked_key(key: bytes) -> bytes:
-    if not isinstance(key, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"AES key must be bytes of length 16, 24 or 32, got {type(key).__name__}")
-    key = bytes(key)
-    if len(key) * 8 not in KEY_SIZES:
-        raise CipherbenchError(f"AES key must be 16, 24 or 32 bytes (128/192/256 bits), got {len(key)} bytes")
-    return key
+    return checked_bytes(key, "AES", "key", (16, 24, 32))
 
 
 def _checked_block(block: bytes) -> bytes:
-    if not isinstance(block, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"AES block must be 16 bytes, got {type(block).__name__}")
-    block = bytes(block)
-    if len(block) != BLOCK_BYTES:
-        raise CipherbenchError(f"AES block must be 16 bytes (128 bits), got {len(block)} bytes")
-    return block
+    return checked_bytes(block, "AES", "block", (BLOCK_BYTES,))
 
 
 def _sub_word(word: int) -> int:

@@ -14,6 +14,9 @@ from functools import lru_cache
 
 from cipherbench.errors import CipherbenchError
 
+from ...components.rotators import rotl
+from ..base import checked_bytes
+
 BLOCK_BYTES = 16
 KEY_SIZES = (128, 192, 256)
 
@@ -52,23 +55,10 @@ SIGMA: tuple[int, ...] = (
 )
 
 
-def _rotl8(x: int, n: int) -> int:
-    return ((x << n) | (x >> (8 - n))) & 0xFF
-
-
-def _rotl32(x: int, n: int) -> int:
-    return ((x << n) | (x >> (32 - n))) & MASK32
-
-
-def _rotl128(x: int, n: int) -> int:
-    n %= 128
-    return ((x << n) | (x >> (128 - n))) & MASK128 if n else x
-
-
 # SBOX2..4 as RFC 3713 defines them from SBOX1.
-SBOX2: tuple[int, ...] = tuple(_rotl8(SBOX1[x], 1) for x in range(256))
-SBOX3: tuple[int, ...] = tuple(_rotl8(SBOX1[x], 7) for x in range(256))
-SBOX4: tuple[int, ...] = tuple(SBOX1[_rotl8(x, 1)] for x in range(256))
+SBOX2: tuple[int, ...] = tuple(rotl(SBOX1[x], 1, 8) for x in range(256))
+SBOX3: tuple[int, ...] = tuple(rotl(SBOX1[x], 7, 8) for x in range(256))
+SBOX4: tuple[int, ...] = tuple(SBOX1[rotl(x, 1, 8)] for x in range(256))
 
 # Which S-box each input byte t1..t8 of F goes through, and which t's the P-function XORs into y1..y8.
 _F_SBOXES = (SBOX1, SBOX2, SBOX3, SBOX4, SBOX2, SBOX3, SBOX4, SBOX1)
@@ -135,7 +125,7 @@ def fl(fl_in: int, subkey: int) -> int:
     """FL of RFC 3713 section 2.4.2."""
     x1, x2 = fl_in >> 32, fl_in & MASK32
     k1, k2 = subkey >> 32, subkey & MASK32
-    x2 ^= _rotl32(x1 & k1, 1)
+    x2 ^= rotl(x1 & k1, 1)
     x1 ^= x2 | k2
     return (x1 << 32) | x2
 
@@ -145,7 +135,7 @@ def fl_inv(fl_in: int, subkey: int) -> int:
     y1, y2 = fl_in >> 32, fl_in & MASK32
     k1, k2 = subkey >> 32, subkey & MASK32
     y1 ^= y2 | k2
-    y2 ^= _rotl32(y1 & k1, 1)
+    y2 ^= rotl(y1 & k1, 1)
     return (y1 << 32) | y2
 
 
@@ -170,23 +160,11 @@ _PAIRS_256: tuple[tuple[str, str, str, int], ...] = (
 
 
 def _checked_key(key: bytes) -> bytes:
-    if not isinstance(key, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"Camellia key must be bytes of length 16, 24 or 32, got {type(key).__name__}")
-    key = bytes(key)
-    if len(key) * 8 not in KEY_SIZES:
-        raise CipherbenchError(
-            f"Camellia key must be 16, 24 or 32 bytes (128/192/256 bits), got {len(key)} bytes"
-        )
-    return key
+    return checked_bytes(key, "Camellia", "key", (16, 24, 32))
 
 
 def _checked_block(block: bytes) -> int:
-    if not isinstance(block, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"Camellia block must be 16 bytes, got {type(block).__name__}")
-    block = bytes(block)
-    if len(block) != BLOCK_BYTES:
-        raise CipherbenchError(f"Camellia block must be 16 bytes (128 bits), got {len(block)} bytes")
-    return int.from_bytes(block, "big")
+    return int.from_bytes(checked_bytes(block, "Camellia", "block", (BLOCK_BYTES,)), "big")
 
 
 def key_variables(key: bytes) -> dict[str, int]:
@@ -225,7 +203,7 @@ def _subkeys(key: bytes) -> dict[str, int]:
     pairs = _PAIRS_128 if len(key) == 16 else _PAIRS_256
     subkeys: dict[str, int] = {}
     for left, right, source, rotation in pairs:
-        rotated = _rotl128(variables[source], rotation)
+        rotated = rotl(variables[source], rotation, 128)
         if left:
             subkeys[left] = rotated >> 64
         if right:

@@ -14,6 +14,9 @@ from functools import lru_cache
 
 from cipherbench.errors import CipherbenchError
 
+from ...components.rotators import rotl
+from ..base import checked_bytes
+
 BLOCK_BYTES = 8
 KEY_SIZES: tuple[int, ...] = tuple(range(40, 129, 8))
 MASK32 = 0xFFFFFFFF
@@ -478,14 +481,7 @@ def rounds(key_bits: int) -> int:
 
 
 def _checked_key(key: bytes) -> bytes:
-    if not isinstance(key, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"CAST-128 key must be 5 to 16 bytes, got {type(key).__name__}")
-    key = bytes(key)
-    if not 5 <= len(key) <= 16:
-        raise CipherbenchError(
-            f"CAST-128 key must be 5 to 16 bytes (40..128 bits in 8-bit steps), got {len(key)} bytes"
-        )
-    return key
+    return checked_bytes(key, "CAST-128", "key", range(5, 17), "40..128 bits in 8-bit steps")
 
 
 @lru_cache(maxsize=256)
@@ -504,20 +500,16 @@ def expand_key(key: bytes) -> list[tuple[int, int]]:
 # --- rounds (RFC 2144 section 2.2) -----------------------------------------------------------------------
 
 
-def _rotl(x: int, n: int) -> int:
-    return ((x << n) | (x >> (32 - n))) & MASK32 if n else x
-
-
 def f_function(round_number: int, data: int, km: int, kr: int) -> int:
     """f of Type 1, 2 or 3 for rounds 1, 4, 7, ... / 2, 5, 8, ... / 3, 6, 9, ... (1-based)."""
     kind = round_number % 3
     if kind == 1:
-        i = _rotl((km + data) & MASK32, kr)
+        i = rotl((km + data) & MASK32, kr)
         return (((S1[i >> 24] ^ S2[(i >> 16) & 0xFF]) - S3[(i >> 8) & 0xFF]) + S4[i & 0xFF]) & MASK32
     if kind == 2:
-        i = _rotl(km ^ data, kr)
+        i = rotl(km ^ data, kr)
         return (((S1[i >> 24] - S2[(i >> 16) & 0xFF]) + S3[(i >> 8) & 0xFF]) & MASK32) ^ S4[i & 0xFF]
-    i = _rotl((km - data) & MASK32, kr)
+    i = rotl((km - data) & MASK32, kr)
     return ((((S1[i >> 24] + S2[(i >> 16) & 0xFF]) & MASK32) ^ S3[(i >> 8) & 0xFF]) - S4[i & 0xFF]) & MASK32
 
 
@@ -535,12 +527,7 @@ def _run(keys: tuple[tuple[int, int], ...], numbers: range, block: int, trace: l
 
 
 def _checked_block(block: bytes) -> int:
-    if not isinstance(block, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"CAST-128 block must be 8 bytes, got {type(block).__name__}")
-    block = bytes(block)
-    if len(block) != BLOCK_BYTES:
-        raise CipherbenchError(f"CAST-128 block must be 8 bytes (64 bits), got {len(block)} bytes")
-    return int.from_bytes(block, "big")
+    return int.from_bytes(checked_bytes(block, "CAST-128", "block", (BLOCK_BYTES,)), "big")
 
 
 def _crypt(key: bytes, block: bytes, decrypt: bool, trace: list[int] | None) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from cipherbench.errors import CipherbenchError
+from ..base import checked_bytes
 
 BLOCK_BYTES = 8
 KEY_BYTES = 8
@@ -188,12 +188,7 @@ _SP = _sp_tables()
 
 
 def _checked(value: bytes, what: str, size: int) -> bytes:
-    if not isinstance(value, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"DES {what} must be {size} bytes, got {type(value).__name__}")
-    value = bytes(value)
-    if len(value) != size:
-        raise CipherbenchError(f"DES {what} must be {size} bytes (64 bits), got {len(value)} bytes")
-    return value
+    return checked_bytes(value, "DES", what, (size,))
 
 
 def _rotate28(value: int, count: int) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from cipherbench.errors import CipherbenchError
+from ..base import checked_bytes
 
 BLOCK_BYTES = 8
 KEY_BYTES = 16
@@ -131,14 +131,7 @@ def fi(fi_in: int, fi_key: int) -> int:
 
 
 def _checked(value: bytes, what: str, size: int) -> bytes:
-    if not isinstance(value, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"MISTY1 {what} must be {size} bytes, got {type(value).__name__}")
-    value = bytes(value)
-    if len(value) != size:
-        raise CipherbenchError(
-            f"MISTY1 {what} must be {size} bytes ({8 * size} bits), got {len(value)} bytes"
-        )
-    return value
+    return checked_bytes(value, "MISTY1", what, (size,))
 
 
 @lru_cache(maxsize=256)

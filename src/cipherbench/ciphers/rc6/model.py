@@ -10,7 +10,8 @@ from __future__ import annotations
 import struct
 from functools import lru_cache
 
-from cipherbench.errors import CipherbenchError
+from ...components.rotators import rotl, rotr
+from ..base import checked_bytes
 
 BLOCK_BYTES = 16
 KEY_SIZES = (128, 192, 256)
@@ -23,32 +24,12 @@ P32 = 0xB7E15163
 Q32 = 0x9E3779B9
 
 
-def _rotl(x: int, n: int) -> int:
-    n &= 31
-    return ((x << n) | (x >> (32 - n))) & _MASK
-
-
-def _rotr(x: int, n: int) -> int:
-    n &= 31
-    return ((x >> n) | (x << (32 - n))) & _MASK
-
-
 def _checked_key(key: bytes) -> bytes:
-    if not isinstance(key, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"RC6 key must be bytes of length 16, 24 or 32, got {type(key).__name__}")
-    key = bytes(key)
-    if len(key) * 8 not in KEY_SIZES:
-        raise CipherbenchError(f"RC6 key must be 16, 24 or 32 bytes (128/192/256 bits), got {len(key)} bytes")
-    return key
+    return checked_bytes(key, "RC6", "key", (16, 24, 32))
 
 
 def _checked_block(block: bytes) -> bytes:
-    if not isinstance(block, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"RC6 block must be 16 bytes, got {type(block).__name__}")
-    block = bytes(block)
-    if len(block) != BLOCK_BYTES:
-        raise CipherbenchError(f"RC6 block must be 16 bytes (128 bits), got {len(block)} bytes")
-    return block
+    return checked_bytes(block, "RC6", "block", (BLOCK_BYTES,))
 
 
 @lru_cache(maxsize=256)
@@ -60,8 +41,8 @@ def _schedule(key: bytes) -> tuple[int, ...]:
     s = [(P32 + i * Q32) & _MASK for i in range(t)]
     a = b = i = j = 0
     for _ in range(3 * max(c, t)):  # 3 passes over the longer of the two arrays
-        a = s[i] = _rotl((s[i] + a + b) & _MASK, 3)
-        b = words[j] = _rotl((words[j] + a + b) & _MASK, a + b)
+        a = s[i] = rotl((s[i] + a + b) & _MASK, 3)
+        b = words[j] = rotl((words[j] + a + b) & _MASK, a + b)
         i = (i + 1) % t
         j = (j + 1) % c
     return tuple(s)
@@ -74,7 +55,7 @@ def expand_key(key: bytes) -> list[int]:
 
 def _f(x: int) -> int:
     """f(x) = x (2x + 1) mod 2^32, rotated left by lg w = 5."""
-    return _rotl((x * (2 * x + 1)) & _MASK, _LG_W)
+    return rotl((x * (2 * x + 1)) & _MASK, _LG_W)
 
 
 def _encrypt(s: tuple[int, ...], block: bytes, trace: list[bytes] | None) -> bytes:
@@ -86,8 +67,8 @@ def _encrypt(s: tuple[int, ...], block: bytes, trace: list[bytes] | None) -> byt
     for i in range(1, ROUNDS + 1):
         t = _f(b)
         u = _f(d)
-        a = (_rotl(a ^ t, u) + s[2 * i]) & _MASK
-        c = (_rotl(c ^ u, t) + s[2 * i + 1]) & _MASK
+        a = (rotl(a ^ t, u) + s[2 * i]) & _MASK
+        c = (rotl(c ^ u, t) + s[2 * i + 1]) & _MASK
         a, b, c, d = b, c, d, a
         if trace is not None:
             trace.append(struct.pack("<4I", a, b, c, d))
@@ -109,8 +90,8 @@ def _decrypt(s: tuple[int, ...], block: bytes, trace: list[bytes] | None) -> byt
         a, b, c, d = d, a, b, c
         u = _f(d)
         t = _f(b)
-        c = _rotr((c - s[2 * i + 1]) & _MASK, t) ^ u
-        a = _rotr((a - s[2 * i]) & _MASK, u) ^ t
+        c = rotr((c - s[2 * i + 1]) & _MASK, t) ^ u
+        a = rotr((a - s[2 * i]) & _MASK, u) ^ t
         if trace is not None:
             trace.append(struct.pack("<4I", a, b, c, d))
     d = (d - s[1]) & _MASK

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from cipherbench.errors import CipherbenchError
+from ..base import checked_bytes
 
 BLOCK_BYTES = 16
 KEY_BYTES = 16
@@ -117,12 +117,7 @@ def f_function(ki0: int, ki1: int, r0: int, r1: int) -> tuple[int, int]:
 
 
 def _checked(value: bytes, what: str) -> bytes:
-    if not isinstance(value, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"SEED {what} must be 16 bytes, got {type(value).__name__}")
-    value = bytes(value)
-    if len(value) != 16:
-        raise CipherbenchError(f"SEED {what} must be 16 bytes (128 bits), got {len(value)} bytes")
-    return value
+    return checked_bytes(value, "SEED", what, (16,))
 
 
 @lru_cache(maxsize=256)

@@ -24,7 +24,8 @@ import struct
 from collections.abc import Callable
 from functools import lru_cache
 
-from cipherbench.errors import CipherbenchError
+from ...components.rotators import rotl, rotr
+from ..base import checked_bytes
 
 BLOCK_BYTES = 16
 KEY_SIZES = (128, 192, 256)
@@ -128,41 +129,33 @@ def apply_sbox(index: int, words: Words) -> Words:
 # --- linear transformation ---------------------------------------------------------------------------
 
 
-def _rotl(x: int, n: int) -> int:
-    return ((x << n) | (x >> (32 - n))) & _MASK
-
-
-def _rotr(x: int, n: int) -> int:
-    return ((x >> n) | (x << (32 - n))) & _MASK
-
-
 def linear_transform(x0: int, x1: int, x2: int, x3: int) -> Words:
     """The linear transformation LT of the bitsliced description."""
-    x0 = _rotl(x0, 13)
-    x2 = _rotl(x2, 3)
+    x0 = rotl(x0, 13)
+    x2 = rotl(x2, 3)
     x1 ^= x0 ^ x2
     x3 ^= x2 ^ ((x0 << 3) & _MASK)
-    x1 = _rotl(x1, 1)
-    x3 = _rotl(x3, 7)
+    x1 = rotl(x1, 1)
+    x3 = rotl(x3, 7)
     x0 ^= x1 ^ x3
     x2 ^= x3 ^ ((x1 << 7) & _MASK)
-    x0 = _rotl(x0, 5)
-    x2 = _rotl(x2, 22)
+    x0 = rotl(x0, 5)
+    x2 = rotl(x2, 22)
     return x0, x1, x2, x3
 
 
 def inverse_linear_transform(x0: int, x1: int, x2: int, x3: int) -> Words:
     """LT^-1: the steps of LT undone in reverse order."""
-    x2 = _rotr(x2, 22)
-    x0 = _rotr(x0, 5)
+    x2 = rotr(x2, 22)
+    x0 = rotr(x0, 5)
     x2 ^= x3 ^ ((x1 << 7) & _MASK)
     x0 ^= x1 ^ x3
-    x3 = _rotr(x3, 7)
-    x1 = _rotr(x1, 1)
+    x3 = rotr(x3, 7)
+    x1 = rotr(x1, 1)
     x3 ^= x2 ^ ((x0 << 3) & _MASK)
     x1 ^= x0 ^ x2
-    x2 = _rotr(x2, 3)
-    x0 = _rotr(x0, 13)
+    x2 = rotr(x2, 3)
+    x0 = rotr(x0, 13)
     return x0, x1, x2, x3
 
 
@@ -170,23 +163,11 @@ def inverse_linear_transform(x0: int, x1: int, x2: int, x3: int) -> Words:
 
 
 def _checked_key(key: bytes) -> bytes:
-    if not isinstance(key, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"Serpent key must be bytes of length 16, 24 or 32, got {type(key).__name__}")
-    key = bytes(key)
-    if len(key) * 8 not in KEY_SIZES:
-        raise CipherbenchError(
-            f"Serpent key must be 16, 24 or 32 bytes (128/192/256 bits), got {len(key)} bytes"
-        )
-    return key
+    return checked_bytes(key, "Serpent", "key", (16, 24, 32))
 
 
 def _checked_block(block: bytes) -> bytes:
-    if not isinstance(block, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"Serpent block must be 16 bytes, got {type(block).__name__}")
-    block = bytes(block)
-    if len(block) != BLOCK_BYTES:
-        raise CipherbenchError(f"Serpent block must be 16 bytes (128 bits), got {len(block)} bytes")
-    return block
+    return checked_bytes(block, "Serpent", "block", (BLOCK_BYTES,))
 
 
 def from_submission_hex(text: str) -> bytes:
@@ -242,7 +223,7 @@ def prekeys(key: bytes) -> list[int]:
     """The 132 prekey words w_0 .. w_131 of the affine recurrence with PHI."""
     w = list(struct.unpack("<8I", padded_key(key)))  # w_-8 .. w_-1
     for i in range(132):
-        w.append(_rotl(w[i] ^ w[i + 3] ^ w[i + 5] ^ w[i + 7] ^ PHI ^ i, 11))
+        w.append(rotl(w[i] ^ w[i + 3] ^ w[i + 5] ^ w[i + 7] ^ PHI ^ i, 11))
     return w[8:]
 
 

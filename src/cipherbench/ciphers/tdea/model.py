@@ -9,8 +9,7 @@ the project's DES model, run on integers so that the state does not round-trip t
 
 from __future__ import annotations
 
-from cipherbench.errors import CipherbenchError
-
+from ..base import checked_bytes
 from ..des import model as des
 
 BLOCK_BYTES = 8
@@ -18,23 +17,11 @@ KEY_SIZES = (128, 192)
 
 
 def _checked_key(key: bytes) -> bytes:
-    if not isinstance(key, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"TDEA key must be 16 or 24 bytes, got {type(key).__name__}")
-    key = bytes(key)
-    if len(key) not in (16, 24):
-        raise CipherbenchError(
-            f"TDEA key must be 16 bytes (2-key K1||K2) or 24 bytes (3-key K1||K2||K3), got {len(key)} bytes"
-        )
-    return key
+    return checked_bytes(key, "TDEA", "key", (16, 24), "2-key K1||K2 or 3-key K1||K2||K3")
 
 
 def _checked_block(block: bytes) -> int:
-    if not isinstance(block, (bytes, bytearray, memoryview)):
-        raise CipherbenchError(f"TDEA block must be 8 bytes, got {type(block).__name__}")
-    block = bytes(block)
-    if len(block) != BLOCK_BYTES:
-        raise CipherbenchError(f"TDEA block must be 8 bytes (64 bits), got {len(block)} bytes")
-    return int.from_bytes(block, "big")
+    return int.from_bytes(checked_bytes(block, "TDEA", "block", (BLOCK_BYTES,)), "big")
 
 
 def split_key(key: bytes) -> tuple[bytes, bytes, bytes]:
