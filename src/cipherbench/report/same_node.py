@@ -29,7 +29,7 @@ from . import published
 from .published import PublishedColumn
 from .tables import (
     MISSING, Table, _key_order, _ks_decrypt, _ks_encrypt, figure, fmt, key_figure, key_sizes,
-    nsa_slot, nsa_table, ordered, settings_text,
+    nsa_slot, nsa_slots, nsa_table, ordered, settings_text,
 )
 
 NSA_NODE_UM = 0.5
@@ -329,13 +329,8 @@ def nsa_comparison(cipher: str, cores: str, results: Sequence[Result]) -> Compar
 
 def nsa_comparisons(results: Sequence[Result]) -> list[Comparison]:
     """Every NSA table we have rows for at 0.5 um (or transistor counts), in the NSA's order."""
-    found = []
-    for cipher in published.NSA_CIPHERS:
-        for cores in ("3-in-1", "128-bit"):
-            comparison = nsa_comparison(cipher, cores, results)
-            if comparison is not None:
-                found.append(comparison)
-    return found
+    comparisons = (nsa_comparison(cipher, cores, results) for cipher, cores in nsa_slots())
+    return [comparison for comparison in comparisons if comparison is not None]
 
 
 def nsa_section_tables(results: Sequence[Result]) -> list[Table]:

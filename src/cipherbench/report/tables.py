@@ -450,15 +450,16 @@ def nsa_table(cipher: str, cores: str, results: Sequence[Result]) -> Table | Non
     return table
 
 
+def nsa_slots() -> list[tuple[str, str]]:
+    """(cipher, cores) of the NSA's per-finalist tables, in the NSA's order."""
+    return [(cipher, cores) for cipher in published.NSA_CIPHERS
+            for cores in ("3-in-1", "128-bit")]
+
+
 def nsa_tables(results: Sequence[Result]) -> list[Table]:
     """Every NSA per-finalist table we have results for, in the NSA's order."""
-    found = []
-    for cipher in published.NSA_CIPHERS:
-        for cores in ("3-in-1", "128-bit"):
-            table = nsa_table(cipher, cores, results)
-            if table is not None:
-                found.append(table)
-    return found
+    tables = (nsa_table(cipher, cores, results) for cipher, cores in nsa_slots())
+    return [table for table in tables if table is not None]
 
 
 def parameter_tables(results: Sequence[Result], skip_nsa: bool = False) -> list[Table]:
