@@ -256,7 +256,8 @@ def _number(value: Any) -> float | int | None:
 
 
 def _cipher(design: str) -> str:
-    return published.design_cipher(design) or design.split("/", 1)[0]
+    """The design's cipher by spec.parse (published.design_cipher); "?" if no cipher here has it."""
+    return published.design_cipher(design) or "?"
 
 
 def explorer_rows(results: Sequence[Result]) -> list[dict[str, Any]]:

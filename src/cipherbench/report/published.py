@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 
 Value = float | int | str | bool | None
 
@@ -74,23 +74,36 @@ PROJECT_CIPHERS = ("aes", "serpent", "twofish", "rc6", "mars", "des", "tdea", "c
                    "misty1", "cast128")
 NSA_CIPHERS = ("mars", "rc6", "aes", "serpent", "twofish")  # the NSA's order (sections 5.1-5.5)
 
-_CIPHER_ALIASES: dict[str, str] = {
-    "rijndael": "aes", "aes": "aes", "serpent": "serpent", "twofish": "twofish", "rc6": "rc6",
-    "rc6™": "rc6", "mars": "mars", "des": "des", "tdea": "tdea", "triple des": "tdea",
-    "3des": "tdea", "camellia": "camellia", "seed": "seed", "misty1": "misty1",
-    "msty1": "misty1", "cast-128": "cast128", "cast128": "cast128",
-}
+@lru_cache(maxsize=None)
+def _cipher_names() -> dict[str, str]:
+    """Every name a cipher goes by, lower case -> the project's name: its own and the aliases its
+    folder declares (CipherInfo.aliases)."""
+    from ..ciphers.registry import ciphers
+
+    names: dict[str, str] = {}
+    for info in ciphers().values():
+        for name in (info.name, *info.aliases):
+            names[name.lower()] = info.name
+    return names
 
 
 def project_cipher(name: str) -> str:
-    """A seed's cipher name (``RIJNDAEL``, ``CAST-128``, ``Triple DES``) -> the project's."""
+    """A seed's cipher name (``RIJNDAEL``, ``CAST-128``, ``Triple DES``) -> the project's. A key
+    size run into the name (NSA rows ``RIJNDAEL128``, ``TWOFISH256``) is dropped when it is one
+    of the cipher's key sizes."""
+    from ..ciphers.registry import ciphers
+
+    names = _cipher_names()
     key = name.strip().lower()
-    for suffix in ("128", "192", "256"):  # NSA rows "RIJNDAEL128", "TWOFISH256"
-        if key.endswith(suffix) and key[: -len(suffix)] in ("rijndael", "twofish"):
-            key = key[: -len(suffix)]
-    if key not in _CIPHER_ALIASES:
+    if key not in names:
+        for size in sorted({s for info in ciphers().values() for s in info.key_sizes}):
+            stem = key.removesuffix(str(size))
+            if stem != key and stem in names and size in ciphers()[names[stem]].key_sizes:
+                key = stem
+                break
+    if key not in names:
         raise KeyError(f"unknown seed cipher name {name!r}")
-    return _CIPHER_ALIASES[key]
+    return names[key]
 
 
 # --- one record per published figure -------------------------------------------------------
@@ -583,9 +596,15 @@ _PIPELINED_WORDS = ("pipelined", "pipeline", "unrolled")
 
 
 def design_cipher(design: str) -> str | None:
-    """The project cipher of a design spec (``aes-128/iterative`` -> ``aes``), None if unknown."""
-    if is_aes(design):  # also "aes128"/"rijndael256", as the original AES-only lookup allowed
-        return "aes"
+    """The project cipher of a design spec (``aes-128/iterative`` -> ``aes``, by spec.parse), or
+    of a seed's design name by its cipher part (``rijndael256/...``); None if unknown."""
+    from ..errors import CipherbenchError
+    from ..spec import parse
+
+    try:
+        return parse(design).cipher
+    except CipherbenchError:
+        pass
     name = design.split("/", 1)[0].lower().split("-", 1)[0]
     try:
         return project_cipher(name)
