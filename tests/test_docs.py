@@ -250,6 +250,23 @@ def test_run_target_help_names_every_target() -> None:
     assert [t for t in TARGET_NAMES if t not in help_text] == []
 
 
+WALL_CLOCK = re.compile(r"\btime\.(?:monotonic|perf_counter|time|process_time)(?:_ns)?\(|"
+                        r"^\s*(?:import time\b|from time import)", re.M)
+
+
+def wall_clock_readers(folder: Path) -> list[str]:
+    """Test modules that read the clock: speed belongs in benchmarks/, not in a test."""
+    return sorted(p.name for p in folder.glob("*.py") if WALL_CLOCK.search(p.read_text()))
+
+
+def test_no_test_reads_the_wall_clock(tmp_path: Path) -> None:
+    assert wall_clock_readers(TESTS) == []
+    clock = "time." + "monotonic"   # not spelled out here, or this file would be found
+    (tmp_path / "test_quick.py").write_text(f"import time\nt0 = {clock}()\n")
+    (tmp_path / "test_fine.py").write_text("timeout = 5  # seconds\n")
+    assert wall_clock_readers(tmp_path) == ["test_quick.py"]
+
+
 def test_the_license_is_the_one_pyproject_names() -> None:
     assert 'license = "Apache-2.0"' in (ROOT / "pyproject.toml").read_text()
     text = (ROOT / "LICENSE").read_text()
