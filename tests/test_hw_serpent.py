@@ -5,7 +5,9 @@ keys with the decryption run-up stored once per key, or a round-key memory)."""
 
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,9 +16,17 @@ from cipherbench.ciphers.serpent import hw
 from cipherbench.ciphers.serpent.model import INVERSE_SBOXES, SBOXES, round_keys
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
-from cipherbench.verify.vectors import kat_root
 
 ROUNDS = 32
+
+
+@functools.cache
+def _verified(design: str, random_blocks: int) -> dict[str, int]:
+    """The design verified once per test process: the passed count of every vector set."""
+    spec = parse(design)
+    report = verify_design(spec, ensure_design(spec), random_blocks=random_blocks)
+    assert report.failed == 0
+    return {s.name: s.passed for s in report.sets}
 # NESSIE's verified test-vector file per key size and the single blocks read from it (sets 1-8;
 # the iterated values are not single blocks), both directions.
 NESSIE = {128: ("Serpent-128-128.verified", 2056), 192: ("Serpent-192-128.verified", 2312),
@@ -40,22 +50,24 @@ def test_lane_tables_fold_the_round_offsets() -> None:
 
 
 @pytest.mark.parametrize("design", ["serpent-128/iterative", "serpent/iterative"])
-def test_every_vector_set_both_directions_and_random(design: str) -> None:
-    spec = parse(design)
-    report = verify_design(spec, ensure_design(spec), random_blocks=2000)
-    assert report.failed == 0
-    counts = {s.name: s.passed for s in report.sets}
+def test_typed_in_vectors_both_directions_and_random(design: str) -> None:
+    counts = _verified(design, 2000)
     # Typed in: three ecb_iv examples, their decrypted patterns, two vk/vt firsts for 128 and one
     # vk for 192, four NESSIE examples; each both directions.
-    assert counts["serpent-spec"] == {1: 12, 3: 26}[len(spec.key_sizes)]
+    assert counts["serpent-spec"] == {1: 12, 3: 26}[len(parse(design).key_sizes)]
     assert any(name.startswith("random") and n == 2000 for name, n in counts.items())
-    if kat_root() is not None:
-        for bits in spec.key_sizes:
-            name, blocks = NESSIE[bits]
-            assert counts[name] == blocks
-        assert counts["ecb_tbl"] == 512 * len(spec.key_sizes)
-        assert counts["ecb_vt"] == 128 * len(spec.key_sizes)
-        assert counts["ecb_vk"] == sum(spec.key_sizes)
+
+
+@pytest.mark.parametrize("design", ["serpent-128/iterative", "serpent/iterative"])
+def test_every_vector_file_both_directions(design: str, kat_folder: Path) -> None:
+    counts = _verified(design, 2000)
+    sizes = parse(design).key_sizes
+    for bits in sizes:
+        name, blocks = NESSIE[bits]
+        assert counts[name] == blocks
+    assert counts["ecb_tbl"] == 512 * len(sizes)
+    assert counts["ecb_vt"] == 128 * len(sizes)
+    assert counts["ecb_vk"] == sum(sizes)
 
 
 @pytest.mark.parametrize("design", ["serpent-128/iterative", "serpent/iterative"])
@@ -111,18 +123,20 @@ def _narrow_counts(width: int, keys: str) -> dict:
 
 
 @pytest.mark.parametrize("design", ["serpent-128/narrow:width=64", "serpent/narrow:width=16"])
-def test_narrow_every_vector_set_both_directions_and_random(design: str) -> None:
-    spec = parse(design)
-    report = verify_design(spec, ensure_design(spec), random_blocks=1000)
-    assert report.failed == 0
-    counts = {s.name: s.passed for s in report.sets}
-    assert counts["serpent-spec"] == {1: 12, 3: 26}[len(spec.key_sizes)]
+def test_narrow_typed_in_vectors_both_directions_and_random(design: str) -> None:
+    counts = _verified(design, 1000)
+    assert counts["serpent-spec"] == {1: 12, 3: 26}[len(parse(design).key_sizes)]
     assert any(name.startswith("random") and n == 1000 for name, n in counts.items())
-    if kat_root() is not None:
-        for bits in spec.key_sizes:
-            name, blocks = NESSIE[bits]
-            assert counts[name] == blocks
-        assert counts["ecb_tbl"] == 512 * len(spec.key_sizes)
+
+
+@pytest.mark.parametrize("design", ["serpent-128/narrow:width=64", "serpent/narrow:width=16"])
+def test_narrow_every_vector_file_both_directions(design: str, kat_folder: Path) -> None:
+    counts = _verified(design, 1000)
+    sizes = parse(design).key_sizes
+    for bits in sizes:
+        name, blocks = NESSIE[bits]
+        assert counts[name] == blocks
+    assert counts["ecb_tbl"] == 512 * len(sizes)
 
 
 @pytest.mark.parametrize("design, width, keys", [
