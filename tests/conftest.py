@@ -24,7 +24,7 @@ from cipherbench.verify.vectors import kat_root
 # it, or "file::test[param]", that one).
 FAST: tuple[str, ...] = (
     # reference models and their vectors
-    "test_model_*.py", "test_aes_model.py", "test_vectors.py",
+    "test_models.py", "test_model_*.py", "test_aes_model.py", "test_vectors.py",
     # units: components, the harness on toy cores, metrics, digests, equivalence of components
     "test_components.py", "test_aes_sbox.py", "test_sim.py", "test_metrics.py", "test_digest.py",
     "test_analysis.py",

@@ -144,8 +144,6 @@ STILL_POINTING_OUTSIDE = {
                                            "reworked by another change)",
     "src/cipherbench/verify/vectors.py": "kat_root() falls back to a shared/kat folder beside "
                                          "the checkout (to move into scripts/ and tests/)",
-    "src/cipherbench/verify/mct.py": "cites the kat folder's SOURCES.md (being moved per cipher)",
-    "src/cipherbench/ciphers/aes/vectors.py": "cites a copy of FIPS-197 (being moved per cipher)",
 }
 
 

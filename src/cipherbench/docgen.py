@@ -54,10 +54,12 @@ PACKAGES = {
     "components": "S-boxes (table, shared-inverse, composite field), GF(2^8), adders, "
                   "multipliers, rotators, ...",
     "flows": "generic gates, ASIC (Liberty, STA, power), FPGA (nextpnr), layout (qflow)",
+    "jobs": "one design on one target: its key, measurement, netlist check, provenance",
     "report": "Markdown, CSV, HTML and plots from the store; each seed's section and published "
               "figures",
     "software": "the software baseline measured on the host (OpenSSL, Crypto++, the models)",
     "store": "results store: SQLite or PostgreSQL, migrations, export/import",
+    "study": "a study file read and checked, planned into jobs, run",
     "verify": "Verilator testbench and harness, vector readers, oracles, cycle measurement, "
               "netlist proofs",
 }

@@ -2,8 +2,7 @@
 
 The larger official sets (NIST CAVP AESAVS files) are read from outside the project: see
 :func:`aesavs_files`. Source of every value below: FIPS-197 Appendix A (key
-expansion), Appendix B (cipher example) and Appendix C (example vectors, with their per-round states);
-a copy of the standard is at ``../shared/kat/aes/fips-197.pdf``.
+expansion), Appendix B (cipher example) and Appendix C (example vectors, with their per-round states).
 """
 
 from __future__ import annotations
