@@ -426,7 +426,11 @@ def seed_summary_markdown(results: Sequence[Result]) -> str:
         if s.findings_library is None:
             continue
         held = sum(1 for *_, said in s.findings if said == "yes")
+        judged = sum(1 for *_, said in s.findings if said != "not measured")
+        if not judged:  # no finalist rows on that library: nothing was judged
+            continue
         lines += ["", f"{s.title.split(',')[0]} findings, judged on "
-                  f"{library_text(s.findings_library)}: {held} of {len(s.findings)} hold.", ""]
+                  f"{library_text(s.findings_library)}: {held} of {judged} judged hold "
+                  f"({len(s.findings) - judged} not measured).", ""]
         lines += [f"- {statement} ({cores}): {said}" for statement, cores, said in s.findings]
     return "\n".join(lines) + "\n"
