@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cipherbench.report import current_rows, published
+from cipherbench.report import current_rows, names
 from cipherbench.report.tables import cycle_count, key_figure
 from cipherbench.store import Result, Store
 from cipherbench.store.transfer import read_export
@@ -35,7 +35,7 @@ def _end(row: Result | None) -> str:
 
 
 def _sort_key(design: str) -> tuple[int, int, int]:
-    cipher = published.design_cipher(design) or ""
+    cipher = names.design_cipher(design) or ""
     return (ORDER.index(cipher) if cipher in ORDER else len(ORDER),
             "pipelined" in design, "-128/" not in design)
 
@@ -43,7 +43,7 @@ def _sort_key(design: str) -> tuple[int, int, int]:
 def table(rows: list[Result]) -> str:
     by_design: dict[str, dict[str, Result]] = {}
     for row in rows:
-        if row.ok and published.architecture_of(row.design):
+        if row.ok and names.architecture_of(row.design):
             slot = "generic" if row.target_kind == "generic" else str(row.settings.get("goal"))
             by_design.setdefault(row.design, {})[slot] = row
     lines = ["| design | area end: kGE / MHz / Mbps / Kbps/GE | speed end: kGE / MHz / Mbps / "
@@ -68,7 +68,7 @@ def _point(row: Result) -> str:
 def grades_table(rows: list[Result]) -> str:
     by_design: dict[str, dict[float, Result]] = {}
     for row in rows:
-        if not (row.ok and row.target_kind == "asic" and published.architecture_of(row.design)):
+        if not (row.ok and row.target_kind == "asic" and names.architecture_of(row.design)):
             continue
         goal = row.settings.get("goal")
         position = 0.0 if goal == "speed" else 1.0 if goal == "area" else row.settings.get(

@@ -6,7 +6,7 @@ import pytest
 
 from cipherbench import metrics
 from cipherbench.errors import CipherbenchError
-from cipherbench.report import published
+from cipherbench.report.nsa import published
 
 
 def _cycles(latency: int, ii: int, chained: int, ks_enc: int = 0, ks_dec: int = 10,

@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cipherbench.report import current_rows, nsa_findings, nsa_grades, published, tables
+from cipherbench.report import current_rows, tables
+from cipherbench.report.nsa import findings as nsa_findings
+from cipherbench.report.nsa import grades as nsa_grades
+from cipherbench.report.nsa import published
 from cipherbench.store import Result
 from cipherbench.store.transfer import read_export
 from cipherbench.study import load_study

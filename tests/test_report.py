@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from cipherbench import metrics
-from cipherbench.report import headline, published, tables, write_report
+from cipherbench.report import headline, tables, write_report
+from cipherbench.report.nsa import published
 from cipherbench.report.plots import LOG_SPREAD, _scale, points
 from cipherbench.store import Result, Store, cache_key
 

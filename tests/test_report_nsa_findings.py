@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cipherbench import metrics
-from cipherbench.report import NSA_FINDINGS_SECTION, nsa_findings, write_report
+from cipherbench.report import NSA_FINDINGS_SECTION, write_report
+from cipherbench.report.nsa import findings as nsa_findings
 from cipherbench.store import Result, cache_key
 
 LIB = "NangateOpenCellLibrary"

@@ -12,14 +12,9 @@ from typing import Any
 import pytest
 
 from cipherbench import metrics
-from cipherbench.report import (
-    NSA_GRADES_SECTION,
-    NSA_SECTION,
-    nsa_grades,
-    published,
-    tables,
-    write_report,
-)
+from cipherbench.report import NSA_GRADES_SECTION, NSA_SECTION, tables, write_report
+from cipherbench.report.nsa import grades as nsa_grades
+from cipherbench.report.nsa import published
 from cipherbench.store import Result, cache_key
 
 LIB = "NangateOpenCellLibrary"

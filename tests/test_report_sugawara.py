@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from cipherbench import metrics
-from cipherbench.report import published, sugawara, write_report
+from cipherbench.report import write_report
+from cipherbench.report.sugawara import published
+from cipherbench.report.sugawara import section as sugawara
 from cipherbench.store import Result, cache_key
 
 

@@ -97,7 +97,7 @@ class CipherInfo:
     # yields verify.mct.MctOutcome per key size and direction (verify/mct.py: cipher_mct).
     monte_carlo: Callable[..., Iterable[Any]] | None = None
     # Other names for the cipher in papers and tables ("Rijndael", "Triple DES"), matched without
-    # case by report/published.py's project_cipher.
+    # case by report/names.py's project_cipher.
     aliases: tuple[str, ...] = ()
     # Software baseline (software/): the key size timed (default: 128 bits if the cipher has it,
     # else its largest), OpenSSL's EVP name for ECB at that size, the Crypto++ classes.

@@ -1,9 +1,10 @@
 """Reports: stored results -> report.md, results.csv, report.html and the throughput/area plot
-(with nsa_speed_grades.csv when the results have ASIC speed grades, see ``nsa_grades``).
+(with nsa_speed_grades.csv when the results have ASIC speed grades, see ``nsa.grades``).
 
 ``write_report(store_or_results, out_dir)`` is the entry point. It reads only ``Result`` rows:
 figures come from ``Result.metrics`` (``cipherbench.metrics.derive``) and
-``Result.measurements``; the published NSA figures (``report.published``) sit beside AES designs.
+``Result.measurements``; each seed paper's section (``report/<seed>/``) sets our figures beside
+that paper's published ones.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..store import Result, Store
-from . import (
-    analysis, fischer, gaj, headline, html, nsa_findings, nsa_grades, papaefstathiou, software,
-    sugawara, tables, trust,
-)
+from . import analysis, headline, html, software, tables, trust
+from .fischer import section as fischer_section
+from .gaj import section as gaj_section
+from .nsa import findings as nsa_findings
+from .nsa import grades as nsa_grades
+from .papaefstathiou import section as papaefstathiou_section
+from .sugawara import section as sugawara_section
 from .tables import Section
 
 __all__ = ["write_report", "build_sections", "current_rows", "GAJ_SECTION", "FISCHER_SECTION",
@@ -128,36 +132,37 @@ def _nsa_grades(results: list[Result]) -> list[Section]:
 
 def _sugawara(results: list[Result]) -> list[Section]:
     """The Sugawara comparison, when the results hold any of its ciphers' loop or compact cores."""
-    if not sugawara.our_rows(results):
+    if not sugawara_section.our_rows(results):
         return []
-    return [Section(SUGAWARA_SECTION, paragraphs=[sugawara.EXPLANATION],
-                    tables=sugawara.tables(results))]
+    return [Section(SUGAWARA_SECTION, paragraphs=[sugawara_section.EXPLANATION],
+                    tables=sugawara_section.tables(results))]
 
 
 def _gaj(results: list[Result]) -> list[Section]:
     """Gaj & Chodowiec, when the results hold any finalist on an FPGA target (failed runs count:
     a core too large for the small device is Table I's answer)."""
-    if not gaj.relevant(results):
+    if not gaj_section.relevant(results):
         return []
-    return [Section(GAJ_SECTION, paragraphs=[gaj.EXPLANATION], tables=gaj.tables(results))]
+    return [Section(GAJ_SECTION, paragraphs=[gaj_section.EXPLANATION],
+                    tables=gaj_section.tables(results))]
 
 
 def _fischer(results: list[Result]) -> list[Section]:
     """Fischer, when the results hold an AES, Serpent or Twofish core of one of its data widths
     on an FPGA target."""
-    if not fischer.relevant(results):
+    if not fischer_section.relevant(results):
         return []
-    return [Section(FISCHER_SECTION, paragraphs=[fischer.EXPLANATION],
-                    tables=fischer.tables(results))]
+    return [Section(FISCHER_SECTION, paragraphs=[fischer_section.EXPLANATION],
+                    tables=fischer_section.tables(results))]
 
 
 def _papaefstathiou(results: list[Result]) -> list[Section]:
     """Papaefstathiou et al., when the results hold a DES, TDEA or iterative AES core on an ASIC
     or FPGA target."""
-    if not papaefstathiou.relevant(results):
+    if not papaefstathiou_section.relevant(results):
         return []
-    return [Section(PAPA_SECTION, paragraphs=[papaefstathiou.EXPLANATION],
-                    tables=papaefstathiou.tables(results))]
+    return [Section(PAPA_SECTION, paragraphs=[papaefstathiou_section.EXPLANATION],
+                    tables=papaefstathiou_section.tables(results))]
 
 
 def _software(results: list[Result], baseline: dict[str, Any] | None) -> list[Section]:
@@ -238,7 +243,7 @@ def write_report(
     figures = {PLOT_SECTION: html.figure_markup(svg, png, "Throughput vs area, per target kind")}
     written = [png, svg]
     if any(s.title == SUGAWARA_SECTION for s in sections):
-        s_png, s_svg = plots.write_sugawara_plots(sugawara.scatter_points(results), out)
+        s_png, s_svg = plots.write_sugawara_plots(sugawara_section.scatter_points(results), out)
         images[SUGAWARA_SECTION] = ("Sugawara Fig. 11: throughput vs gates", s_png.name)
         figures[SUGAWARA_SECTION] = html.figure_markup(
             s_svg, s_png, "Sugawara et al. Fig. 11: throughput against area, published and ours")

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..store import Result
-from . import published
 from .headline import TITLE as HEADLINE_TITLE
+from .names import design_cipher
 from .tables import (Section, Table, cycle_count, figure, key_figure, key_sizes, kind_rank,
                      ordered, settings_text)
 
@@ -256,8 +256,8 @@ def _number(value: Any) -> float | int | None:
 
 
 def _cipher(design: str) -> str:
-    """The design's cipher by spec.parse (published.design_cipher); "?" if no cipher here has it."""
-    return published.design_cipher(design) or "?"
+    """The design's cipher by spec.parse (names.design_cipher); "?" if no cipher here has it."""
+    return design_cipher(design) or "?"
 
 
 def explorer_rows(results: Sequence[Result]) -> list[dict[str, Any]]:

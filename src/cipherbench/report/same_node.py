@@ -11,8 +11,9 @@ library and compare at any node.
 
 Each comparison table ends with one row: per figure, the median of the ratios above it and
 their spread as min-max, with how many ratios there are. :func:`nsa_comparisons` regenerates
-the NSA's Tables 1-10 this way; ``sugawara.node_table`` and ``papaefstathiou.node_table`` the
-other two seeds'; :func:`seed_summary` pools every ratio per seed (``benchmarks/seed_nodes.py``).
+the NSA's Tables 1-10 this way; ``sugawara.section.node_table`` and
+``papaefstathiou.section.node_table`` the other two seeds'; :func:`seed_summary` pools every
+ratio per seed (``benchmarks/seed_nodes.py``).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from typing import Any
 
 from ..flows.libraries import KITS, node_text, node_um
 from ..store import Result
-from . import published
-from .published import PublishedColumn
+from .nsa import published as nsa_published
+from .nsa.published import PublishedColumn
 from .tables import (
     MISSING, Table, _key_order, _ks_decrypt, _ks_encrypt, figure, fmt, key_figure, key_sizes,
     nsa_slot, nsa_slots, nsa_table, ordered, settings_text,
@@ -281,11 +282,11 @@ def nsa_comparison(cipher: str, cores: str, results: Sequence[Result]) -> Compar
     groups = _nsa_groups(cipher, cores, results)
     if not groups:
         return None
-    theirs = published.nsa_columns(cipher, None, three_in_one=cores == "3-in-1")
+    theirs = nsa_published.nsa_columns(cipher, None, three_in_one=cores == "3-in-1")
     notes = []
     if not theirs:
-        theirs = published.nsa_columns(cipher, None, three_in_one=True)
-        notes.append(published.SERPENT_128_NOTE + ".")
+        theirs = nsa_published.nsa_columns(cipher, None, three_in_one=True)
+        notes.append(nsa_published.SERPENT_128_NOTE + ".")
     columns = {(c.architecture, c.bound): c for c in theirs}
     variants: dict[tuple[str, str], int] = {}
     for (_, design, library, _) in groups:
@@ -311,7 +312,7 @@ def nsa_comparison(cipher: str, cores: str, results: Sequence[Result]) -> Compar
         "Ours Min./Max.: each figure's smallest and largest value over our ASIC points of the "
         "design on one library at 0.5 um (area end, speed grades, speed end), as the NSA's are "
         "the extremes of its synthesis sweep; "
-        f"{published.SOURCE}.")
+        f"{nsa_published.SOURCE}.")
     if any(library == "generic" for (_, _, library, _) in groups):
         notes.append("Transistors: the generic target's count of the same design (no cell "
                      "library: it compares at any node).")
@@ -322,7 +323,7 @@ def nsa_comparison(cipher: str, cores: str, results: Sequence[Result]) -> Compar
     used = {arch for (arch, _, library, _) in groups if library != "generic"}
     if any((c.key_agility_encrypt_ns or c.key_agility_decrypt_ns) and c.architecture in used
            for c in theirs):
-        notes.append("* " + published.KEY_AGILITY_NOTE + "; the ratio is to the key setup.")
+        notes.append("* " + nsa_published.KEY_AGILITY_NOTE + "; the ratio is to the key setup.")
     return side_by_side(title, ["Design", "Library (node)", "Bound", "Key size"], NSA_FIGURES,
                         rows, "NSA", notes)
 
@@ -337,7 +338,7 @@ def nsa_section_tables(results: Sequence[Result]) -> list[Table]:
     """The report's NSA section: each regenerated NSA table (``tables.nsa_table``), followed by
     its comparison at the NSA's node when we have rows for one."""
     found = []
-    for cipher in published.NSA_CIPHERS:
+    for cipher in nsa_published.NSA_CIPHERS:
         for cores in ("3-in-1", "128-bit"):
             table = nsa_table(cipher, cores, results)
             if table is None:
@@ -385,7 +386,10 @@ def _libraries_at(results: Sequence[Result], node: float, kinds: tuple[str, ...]
 def seed_summary(results: Sequence[Result]) -> list[SeedSummary]:
     """Per seed with an ASIC table (NSA, Sugawara et al., Papaefstathiou et al.): every ratio
     ours/published at the seed's node, per figure, and for the NSA its findings as judged."""
-    from . import nsa_findings, papaefstathiou, sugawara  # they import this module
+    # they import this module
+    from .nsa import findings as nsa_findings
+    from .papaefstathiou import section as papaefstathiou
+    from .sugawara import section as sugawara
 
     nsa = SeedSummary("000", "NSA (Weeks et al.), Tables 1-10", NSA_NODE_UM,
                       _libraries_at(results, NSA_NODE_UM, ("asic",)),

@@ -11,7 +11,9 @@ from typing import Any, Sequence
 
 from ..errors import CipherbenchError
 from ..store import Result
-from .published import PAPA_SOFTWARE, SUGAWARA_TABLE_2, design_cipher
+from .names import design_cipher
+from .papaefstathiou.published import PAPA_SOFTWARE
+from .sugawara.published import SUGAWARA_TABLE_2
 from .tables import Table, fmt, key_figure, key_sizes
 
 SOURCES = ("openssl", "cryptopp", "model")

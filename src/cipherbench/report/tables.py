@@ -18,9 +18,10 @@ from typing import Any, Callable, Iterable, Sequence
 from ..errors import CipherbenchError
 from ..spec import DesignSpec, parse
 from ..store import Result
-from . import published
 from ..flows.libraries import node_text
-from .published import PublishedColumn
+from .names import architecture_of, design_cipher
+from .nsa import published as nsa_published
+from .nsa.published import PublishedColumn
 
 MISSING = "-"
 KIND_ORDER = ("generic", "asic", "layout", "fpga")
@@ -353,7 +354,7 @@ def parameter_table(design: str, results: Sequence[Result]) -> Table:
     ours = ordered(r for r in results if r.ok and r.design == design)
     keys = sorted({k for r in ours for k in key_sizes(r)}, key=_key_order)
     int_keys = [int(k) for k in keys if k.isdigit()]
-    theirs = published.nsa_columns_for(design, int_keys) if int_keys else ()
+    theirs = nsa_published.nsa_columns_for(design, int_keys) if int_keys else ()
     rows = [["Settings", MISSING, *[settings_text(r.settings) or MISSING for r in ours],
              *[MISSING for _ in theirs]]]
     for param in _params():
@@ -365,12 +366,12 @@ def parameter_table(design: str, results: Sequence[Result]) -> Table:
         rows=rows,
     )
     if theirs:
-        table.groups = [("", 2), ("cipherbench", len(ours)), (published.GROUP_LABEL, len(theirs))]
+        table.groups = [("", 2), ("cipherbench", len(ours)), (nsa_published.GROUP_LABEL, len(theirs))]
         refs = sorted({f"{c.table} (section {c.section})" for c in theirs})
-        table.notes = [f"NSA columns: {published.GROUP_LABEL}, {', '.join(refs)}; "
-                       f"{published.SOURCE}.", published.RANGE_NOTE + "."]
+        table.notes = [f"NSA columns: {nsa_published.GROUP_LABEL}, {', '.join(refs)}; "
+                       f"{nsa_published.SOURCE}.", nsa_published.RANGE_NOTE + "."]
         if any(c.key_agility_encrypt_ns or c.key_agility_decrypt_ns for c in theirs):
-            table.notes.append("* " + published.KEY_AGILITY_NOTE + ".")
+            table.notes.append("* " + nsa_published.KEY_AGILITY_NOTE + ".")
         table.notes += _column_notes(theirs)
     return table
 
@@ -398,9 +399,9 @@ def _column_notes(columns: Sequence[PublishedColumn]) -> list[str]:
 def nsa_slot(result: Result) -> tuple[str, str, str] | None:
     """(cipher, "3-in-1" | "128-bit", architecture) of an NSA table a result belongs in, or None
     for designs the NSA did not build (unrolled, partial pipelines, narrow, other ciphers)."""
-    cipher = published.design_cipher(result.design)
-    arch = published.architecture_of(result.design)
-    if cipher not in published.NSA_CIPHERS or arch is None:
+    cipher = design_cipher(result.design)
+    arch = architecture_of(result.design)
+    if cipher not in nsa_published.NSA_CIPHERS or arch is None:
         return None
     keys = {k for k in key_sizes(result) if k.isdigit()}
     if not keys:
@@ -417,11 +418,11 @@ def nsa_table(cipher: str, cores: str, results: Sequence[Result]) -> Table | Non
     if not ours:
         return None
     ours.sort(key=lambda r: (nsa_slot(r)[2] != "iterative", r.design))  # type: ignore[index]
-    theirs = published.nsa_columns(cipher, None, three_in_one=cores == "3-in-1")
+    theirs = nsa_published.nsa_columns(cipher, None, three_in_one=cores == "3-in-1")
     note = ""
     if not theirs:
-        theirs = published.nsa_columns(cipher, None, three_in_one=True)
-        note = published.SERPENT_128_NOTE
+        theirs = nsa_published.nsa_columns(cipher, None, three_in_one=True)
+        note = nsa_published.SERPENT_128_NOTE
     keys = sorted({k for r in ours for k in key_sizes(r)}, key=_key_order)
     rows = [["Settings", MISSING, *[settings_text(r.settings) or MISSING for r in ours],
              *[MISSING for _ in theirs]]]
@@ -433,12 +434,12 @@ def nsa_table(cipher: str, cores: str, results: Sequence[Result]) -> Table | Non
                            *[f"{r.design} @ {r.target}{node_suffix(r)}" for r in ours],
                            *[c.label for c in theirs]],
                   rows=rows)
-    table.groups = [("", 2), ("cipherbench", len(ours)), (published.GROUP_LABEL, len(theirs))]
-    table.notes = [f"{published.SOURCE}.", published.RANGE_NOTE + "."]
+    table.groups = [("", 2), ("cipherbench", len(ours)), (nsa_published.GROUP_LABEL, len(theirs))]
+    table.notes = [f"{nsa_published.SOURCE}.", nsa_published.RANGE_NOTE + "."]
     if note:
         table.notes.append(note + ".")
     if any(c.key_agility_encrypt_ns or c.key_agility_decrypt_ns for c in theirs):
-        table.notes.append("* " + published.KEY_AGILITY_NOTE + ".")
+        table.notes.append("* " + nsa_published.KEY_AGILITY_NOTE + ".")
     table.notes += _column_notes(theirs)
     other = sorted({node_suffix(r).strip(" ()") or "unknown node" for r in ours
                     if r.target_kind == "asic" and node_suffix(r) != " (0.5 um)"})
@@ -452,7 +453,7 @@ def nsa_table(cipher: str, cores: str, results: Sequence[Result]) -> Table | Non
 
 def nsa_slots() -> list[tuple[str, str]]:
     """(cipher, cores) of the NSA's per-finalist tables, in the NSA's order."""
-    return [(cipher, cores) for cipher in published.NSA_CIPHERS
+    return [(cipher, cores) for cipher in nsa_published.NSA_CIPHERS
             for cores in ("3-in-1", "128-bit")]
 
 

@@ -31,10 +31,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..store import Result
-from . import published, same_node
+from ...store import Result
+from .. import same_node
+from . import published
 from .published import ThroughputPerArea
-from .tables import (
+from ..tables import (
     MISSING,
     Table,
     _csv_cell,

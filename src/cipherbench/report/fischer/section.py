@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ..ciphers.registry import ciphers
-from ..spec import DesignSpec
-from ..store import Result
+from ...ciphers.registry import ciphers
+from ...spec import DesignSpec
+from ...store import Result
 from .published import (
     FISCHER_CLOCK_PERIODS,
     FISCHER_DATA_WIDTH_BITS,
@@ -31,7 +31,7 @@ from .published import (
     FischerConfig,
     fischer_configurations,
 )
-from .tables import design_spec, MISSING, Table, cycle_count, figure, fmt, key_figure
+from ..tables import design_spec, MISSING, Table, cycle_count, figure, fmt, key_figure
 
 TABLE1_CIPHERS = tuple(FISCHER_TABLE_1)  # Fischer's order: MARS, RC6, Rijndael, Serpent, Twofish
 CONFIG_CIPHERS = ("aes", "serpent", "twofish")  # the three Tables 4-6 realize

@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..spec import DesignSpec
-from ..store import Result
-from . import same_node
+from ...spec import DesignSpec
+from ...store import Result
+from .. import same_node
 from .published import SugawaraRow, sugawara_table1
-from .same_node import Comparison, Pair, SUGAWARA_NODE_UM, library_name, library_text, result_node
-from .tables import design_spec, Table, cycle_count, figure, fmt, key_figure, key_sizes
+from ..same_node import Comparison, Pair, SUGAWARA_NODE_UM, library_name, library_text, result_node
+from ..tables import design_spec, Table, cycle_count, figure, fmt, key_figure, key_sizes
 
 # The seed's order (Table 1).
 CIPHERS = ("aes", "camellia", "seed", "tdea", "misty1", "cast128")

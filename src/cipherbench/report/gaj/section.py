@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..spec import DesignSpec
-from ..store import Result
-from .analysis import encrypt_only_twins
+from ...spec import DesignSpec
+from ...store import Result
+from ..analysis import encrypt_only_twins
 from .published import (
     GAJ_CIPHERS,
     GAJ_FITS_XC4000,
@@ -33,7 +33,7 @@ from .published import (
     GAJ_VIRTEX,
     gaj_basic_throughput_mbps,
 )
-from .tables import design_spec, MISSING, Table, cycle_count, figure, fmt, key_figure
+from ..tables import design_spec, MISSING, Table, cycle_count, figure, fmt, key_figure
 
 # Table II's order (Twofish, MARS, RC6, Rijndael, Serpent).
 CIPHERS = tuple(GAJ_CIPHERS)

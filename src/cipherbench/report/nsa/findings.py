@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..store import Result
-from . import published, same_node
-from .tables import Table, key_figure, key_sizes, nsa_slot
+from ...store import Result
+from .. import same_node
+from ..names import design_cipher
+from ..tables import Table, key_figure, key_sizes, nsa_slot
 
 KEY = "128"
 ITERATIVE, PIPELINED = "iterative", "pipelined"
@@ -106,7 +107,7 @@ def figures(results: Sequence[Result], library: str, cores: str, arch: str,
             continue
         value = _value(result, metric)
         if value is not None:
-            values.setdefault(str(published.design_cipher(result.design)), []).append(value)
+            values.setdefault(str(design_cipher(result.design)), []).append(value)
     return {cipher: _BEST[metric](vals) for cipher, vals in values.items()}
 
 
@@ -143,7 +144,7 @@ def storage_share(results: Sequence[Result], library: str, cores: str, arch: str
     for result in results:
         if _slot(result) != (library, cores, arch):
             continue
-        cipher = str(published.design_cipher(result.design))
+        cipher = str(design_cipher(result.design))
         area = result.measurements.get("area_um2")
         if area and (cipher not in smallest
                      or area < smallest[cipher].measurements["area_um2"]):
@@ -168,7 +169,7 @@ def fastest_path(results: Sequence[Result], library: str, cores: str, arch: str,
     best: Result | None = None
     for result in results:
         if (_slot(result) != (library, cores, arch)
-                or published.design_cipher(result.design) != cipher):
+                or design_cipher(result.design) != cipher):
             continue
         if best is None or (float(result.measurements.get("fmax_mhz") or 0.0)
                             > float(best.measurements.get("fmax_mhz") or 0.0)):
