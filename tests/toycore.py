@@ -20,7 +20,7 @@ from pathlib import Path
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
-from cipherbench.interface import CoreShape, CoreSignals
+from cipherbench.interface import CoreInterface, CoreShape
 from cipherbench.rtl import to_verilog
 
 SHAPE = CoreShape(block_bits=64, key_sizes=(64, 128))
@@ -96,10 +96,10 @@ class ToyModel:
 # ---------------------------------------------------------------- hardware helpers
 
 
-def _hw_key_state(sig: CoreSignals) -> Value:
+def _hw_key_state(sig: CoreInterface) -> Value:
     """s0 from the left-aligned key port: a 64-bit key sits in the top half and is doubled."""
-    top = sig.key[64:128]
-    return Mux(sig.key_len == 8, Cat(top, top), sig.key)
+    top = sig.key.data[64:128]
+    return Mux(sig.key.len == 8, Cat(top, top), sig.key.data)
 
 
 def _hw_rc(s: Value, index: Value) -> Value:
@@ -129,7 +129,7 @@ class ToyIterative(Elaboratable):
     """
 
     def __init__(self, hang: bool = False, leak: bool = False, slow_ready: bool = False) -> None:
-        self.sig = CoreSignals(SHAPE)
+        self.sig = SHAPE.signature().create()
         self.hang = hang
         self.leak = leak
         self.slow_ready = slow_ready
@@ -155,41 +155,41 @@ class ToyIterative(Elaboratable):
             m.d.sync += init.eq(init - 1)
 
         m.d.comb += [
-            sig.key_ready.eq((init == 0) & ~busy & ~out_valid),
-            sig.out_valid.eq(out_valid),
-            sig.out_block.eq(state),
+            sig.key.ready.eq((init == 0) & ~busy & ~out_valid),
+            sig.out.valid.eq(out_valid),
+            sig.out.block.eq(state),
         ]
         # The result register frees up on the edge the result leaves, so a new block (or the
         # chained feedback) can enter on that same edge.
-        free = ~busy & (~out_valid if self.slow_ready else (~out_valid | sig.out_ready))
+        free = ~busy & (~out_valid if self.slow_ready else (~out_valid | sig.out.ready))
         dec_ok = runup == 0
         if self.hang:
-            m.d.comb += sig.in_ready.eq(0)
+            m.d.comb += sig.inp.ready.eq(0)
         else:
-            m.d.comb += sig.in_ready.eq(free & (init == 0) & (~sig.in_decrypt | dec_ok))
+            m.d.comb += sig.inp.ready.eq(free & (init == 0) & (~sig.inp.decrypt | dec_ok))
 
-        with m.If(sig.out_valid & sig.out_ready):
+        with m.If(sig.out.valid & sig.out.ready):
             m.d.sync += out_valid.eq(0)
 
         with m.If(runup != 0):
             m.d.sync += [s_dec.eq(s_dec.rotate_left(13)), runup.eq(runup - 1)]
-        with m.If(sig.key_valid & sig.key_ready):
-            r = _rounds_for(sig.key_len)
+        with m.If(sig.key.valid & sig.key.ready):
+            r = _rounds_for(sig.key.len)
             m.d.sync += [s_enc.eq(_hw_key_state(sig)), s_dec.eq(_hw_key_state(sig)),
                          nr.eq(r), runup.eq(r - 1)]
 
-        with m.If(sig.in_valid & sig.in_ready):
+        with m.If(sig.inp.valid & sig.inp.ready):
             # Round 0 is applied on the acceptance edge: latency = R.
-            d = sig.in_decrypt
+            d = sig.inp.decrypt
             first_rc = Mux(d, _hw_rc(s_dec, nr - 1), _hw_rc(s_enc, 0))
             m.d.sync += [
-                state.eq(_hw_round(sig.in_block, first_rc, d)),
+                state.eq(_hw_round(sig.inp.block, first_rc, d)),
                 dec.eq(d),
                 ks.eq(Mux(d, s_dec.rotate_right(13), s_enc.rotate_left(13))),
                 ri.eq(Mux(d, nr - 2, 1)[:3]),
                 left.eq(nr - 1),
                 busy.eq(1),
-                stall.eq(sig.in_block[0] if self.leak else 0),
+                stall.eq(sig.inp.block[0] if self.leak else 0),
             ]
         with m.Elif(busy & stall):
             m.d.sync += stall.eq(0)
@@ -212,7 +212,7 @@ class ToyPipelined(Elaboratable):
     """Six round stages, one block per clock; with a 64-bit key the last two stages pass through."""
 
     def __init__(self) -> None:
-        self.sig = CoreSignals(SHAPE)
+        self.sig = SHAPE.signature().create()
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -226,9 +226,9 @@ class ToyPipelined(Elaboratable):
         data = [Signal(64, name=f"x{i}") for i in range(n)]
 
         # All round constants are computed at key load (constant rotations are just wiring).
-        with m.If(sig.key_valid & sig.key_ready):
+        with m.If(sig.key.valid & sig.key.ready):
             s0 = _hw_key_state(sig)
-            short = sig.key_len == 8
+            short = sig.key.len == 8
             for i in range(n):
                 rc = _round_constant_hw(s0, i)
                 m.d.sync += [enc_rc[i].eq(rc), active[i].eq(Mux(short, i < ROUNDS[64], 1))]
@@ -236,19 +236,19 @@ class ToyPipelined(Elaboratable):
                 long_rc = _round_constant_hw(s0, ROUNDS[128] - 1 - i)
                 m.d.sync += dec_rc[i].eq(Mux(short, short_rc, long_rc))
 
-        advance = ~valid[-1] | sig.out_ready
+        advance = ~valid[-1] | sig.out.ready
         m.d.comb += [
-            sig.in_ready.eq(advance),
-            sig.key_ready.eq(~Cat(*valid).any()),
-            sig.out_valid.eq(valid[-1]),
-            sig.out_block.eq(data[-1]),
+            sig.inp.ready.eq(advance),
+            sig.key.ready.eq(~Cat(*valid).any()),
+            sig.out.valid.eq(valid[-1]),
+            sig.out.block.eq(data[-1]),
         ]
         with m.If(advance):
-            d_in = sig.in_decrypt
+            d_in = sig.inp.decrypt
             m.d.sync += [
-                valid[0].eq(sig.in_valid),
+                valid[0].eq(sig.inp.valid),
                 decs[0].eq(d_in),
-                data[0].eq(_hw_round(sig.in_block, Mux(d_in, dec_rc[0], enc_rc[0]), d_in)),
+                data[0].eq(_hw_round(sig.inp.block, Mux(d_in, dec_rc[0], enc_rc[0]), d_in)),
             ]
             for i in range(1, n):
                 rc = Mux(decs[i - 1], dec_rc[i], enc_rc[i])
@@ -290,7 +290,7 @@ class ToyXor(Elaboratable):
 
     def __init__(self, block_bits: int, key_sizes: tuple[int, ...]) -> None:
         self.shape = CoreShape(block_bits, key_sizes)
-        self.sig = CoreSignals(self.shape)
+        self.sig = self.shape.signature().create()
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -299,17 +299,17 @@ class ToyXor(Elaboratable):
         out_valid = Signal()
         out_block = Signal(bb)
         m.d.comb += [
-            sig.key_ready.eq(~out_valid),
-            sig.in_ready.eq(~out_valid | sig.out_ready),
-            sig.out_valid.eq(out_valid),
-            sig.out_block.eq(out_block),
+            sig.key.ready.eq(~out_valid),
+            sig.inp.ready.eq(~out_valid | sig.out.ready),
+            sig.out.valid.eq(out_valid),
+            sig.out.block.eq(out_block),
         ]
-        with m.If(sig.key_valid & sig.key_ready):
-            keep = ~(Const((1 << kb) - 1, kb) >> (sig.key_len * 8))
-            m.d.sync += key.eq(sig.key & keep)
-        with m.If(sig.in_valid & sig.in_ready):
-            m.d.sync += [out_block.eq(sig.in_block ^ key[kb - bb:]), out_valid.eq(1)]
-        with m.Elif(sig.out_ready):
+        with m.If(sig.key.valid & sig.key.ready):
+            keep = ~(Const((1 << kb) - 1, kb) >> (sig.key.len * 8))
+            m.d.sync += key.eq(sig.key.data & keep)
+        with m.If(sig.inp.valid & sig.inp.ready):
+            m.d.sync += [out_block.eq(sig.inp.block ^ key[kb - bb:]), out_valid.eq(1)]
+        with m.Elif(sig.out.ready):
             m.d.sync += out_valid.eq(0)
         return m
 

@@ -14,13 +14,26 @@ measurement harness and any user's SoC can drive all of them:
 Handshakes follow AXI4-Stream: a transfer happens on a rising edge where valid and ready are both
 high; valid never waits for ready; ready may depend on the data (a core may lower ``in_ready`` for
 decryption while its decryption key run-up is in progress but accept encryption).
+
+The interface is written once, as an Amaranth signature (``amaranth.lib.wiring``): three
+``Channel`` members, ``key``, ``inp`` and ``out``, each a stream seen from the side that sends
+(payload and ``valid`` Out, ``ready`` In), the core receiving the first two (``In``) and sending
+the third (``Out``). Its members' order is the ports' order; each channel names its ports (the
+Verilog names above, not Amaranth's ``key__valid``), so the interface objects ``CoreSignature``
+creates hold Signals with those names. The generators read and drive them (``io.key.valid``,
+``io.out.block``), the manifest's port list and the Verilog port list are read off the same
+object (``CoreInterface.ports``, ``port_list``), and the directions come from the signature.
+A keys=loaded core (``CoreSignature(shape, round_keys=...)``) has a key channel without ``key``
+and a round-key write port ``rk`` (``rk_we``, ``rk_addr``, ``rk_data``) after it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Iterator
 
 from amaranth.hdl import Signal
+from amaranth.lib.wiring import In, Member, Out, PureInterface, Signature
 
 
 @dataclass(frozen=True)
@@ -40,81 +53,113 @@ class CoreShape:
         """Width of the ``key_len`` port, which carries the key length in bytes."""
         return max(1, (self.key_bits // 8).bit_length())
 
+    def signature(self) -> CoreSignature:
+        """The common interface of a core of this shape."""
+        return CoreSignature(self)
+
     def ports(self) -> list[dict[str, object]]:
         """The port list in the order the manifest records it."""
-        return [
-            {"name": "clk", "dir": "in", "width": 1},
-            {"name": "rst", "dir": "in", "width": 1},
-            {"name": "key", "dir": "in", "width": self.key_bits},
-            {"name": "key_len", "dir": "in", "width": self.key_len_bits},
-            {"name": "key_valid", "dir": "in", "width": 1},
-            {"name": "key_ready", "dir": "out", "width": 1},
-            {"name": "in_block", "dir": "in", "width": self.block_bits},
-            {"name": "in_decrypt", "dir": "in", "width": 1},
-            {"name": "in_valid", "dir": "in", "width": 1},
-            {"name": "in_ready", "dir": "out", "width": 1},
-            {"name": "out_block", "dir": "out", "width": self.block_bits},
-            {"name": "out_valid", "dir": "out", "width": 1},
-            {"name": "out_ready", "dir": "in", "width": 1},
-        ]
+        return self.signature().create().ports()
 
     def io_count(self) -> int:
         """I/O pins the interface needs (NSA parameter 'Input/Outputs Required')."""
         return sum(int(p["width"]) for p in self.ports())
 
 
-class CoreSignals:
-    """The interface signals of a core, created with the names the Verilog will carry."""
+class Channel(Signature):
+    """One channel of the interface, seen from the side that sends it: each payload member and
+    ``valid`` Out, ``ready`` In (AXI4-Stream); ``handshake=False``: a write port, payload only.
+    The port of member ``m`` is named ``<prefix>_<m>``; ``bare`` names the member whose port is
+    ``<prefix>`` alone (the key channel's ``key``). ``create`` makes Signals with those names."""
 
-    def __init__(self, shape: CoreShape) -> None:
+    def __init__(self, prefix: str, payload: dict[str, int], *, bare: str | None = None,
+                 handshake: bool = True) -> None:
+        members: dict[str, Member] = {name: Out(width) for name, width in payload.items()}
+        if handshake:
+            members.update(valid=Out(1), ready=In(1))
+        self.port_names = {name: prefix if name == bare else f"{prefix}_{name}"
+                           for name in members}
+        super().__init__(members)
+
+    def create(self, *, path: Any = None, src_loc_at: int = 0) -> ChannelPorts:
+        return ChannelPorts(self)
+
+    def of(self, **signals: Signal) -> ChannelPorts:
+        """An interface object of this channel made of existing signals (a block's own), checked
+        against the signature."""
+        ports = ChannelPorts(self, signals)
+        reasons: list[str] = []
+        if not self.is_compliant(ports, reasons=reasons):
+            raise TypeError("; ".join(reasons))
+        return ports
+
+
+def round_key_port(index_bits: int, round_key_bits: int) -> Channel:
+    """The keys=loaded round-key write port, seen from the writer: ``rk_we``, ``rk_addr``,
+    ``rk_data`` (one entry per clock while ``rk_we`` is high; no handshake)."""
+    return Channel("rk", {"we": 1, "addr": index_bits, "data": round_key_bits}, handshake=False)
+
+
+class ChannelPorts:
+    """A channel's interface object: one Signal per member, named as its port (or ``signals``)."""
+
+    def __init__(self, signature: Channel, signals: dict[str, Signal] | None = None) -> None:
+        self.signature = signature
+        for name, member in signature.members.items():
+            setattr(self, name, signals[name] if signals is not None else
+                    Signal(member.shape, name=signature.port_names[name], init=member.init))
+
+
+class CoreSignature(Signature):
+    """The core's interface, seen from the core: key and input channels In, output channel Out.
+    ``round_keys=(index_bits, round_key_bits)``: the keys=loaded interface (docs/interface.md),
+    whose key channel carries no key and which has a round-key write port ``rk`` In."""
+
+    def __init__(self, shape: CoreShape, round_keys: tuple[int, int] | None = None) -> None:
         self.shape = shape
-        self.key = Signal(shape.key_bits, name="key")
-        self.key_len = Signal(shape.key_len_bits, name="key_len")
-        self.key_valid = Signal(name="key_valid")
-        self.key_ready = Signal(name="key_ready")
-        self.in_block = Signal(shape.block_bits, name="in_block")
-        self.in_decrypt = Signal(name="in_decrypt")
-        self.in_valid = Signal(name="in_valid")
-        self.in_ready = Signal(name="in_ready")
-        self.out_block = Signal(shape.block_bits, name="out_block")
-        self.out_valid = Signal(name="out_valid")
-        self.out_ready = Signal(name="out_ready")
+        self.round_keys = round_keys
+        key = {"len": shape.key_len_bits}
+        if round_keys is None:
+            key = {"data": shape.key_bits, **key}
+        members: dict[str, Member] = {"key": In(Channel("key", key, bare="data"))}
+        if round_keys is not None:
+            members["rk"] = In(round_key_port(*round_keys))
+        members["inp"] = In(Channel("in", {"block": shape.block_bits, "decrypt": 1}))
+        members["out"] = Out(Channel("out", {"block": shape.block_bits}))
+        super().__init__(members)
 
-    OUTPUTS = ("key_ready", "in_ready", "out_block", "out_valid")
+    def create(self, *, path: Any = None, src_loc_at: int = 0) -> CoreInterface:
+        return CoreInterface(self)
+
+
+class CoreInterface(PureInterface):
+    """A core's interface object: its channels (``key``, ``inp``, ``out``; ``rk`` for
+    keys=loaded), each holding Signals named as the Verilog ports."""
+
+    signature: CoreSignature
+
+    def __init__(self, signature: CoreSignature) -> None:
+        super().__init__(signature)
+        reasons: list[str] = []
+        if not signature.is_compliant(self, reasons=reasons):  # pragma: no cover - a bug here
+            raise AssertionError("core interface: " + "; ".join(reasons))
+
+    @property
+    def shape(self) -> CoreShape:
+        return self.signature.shape
+
+    def _flat(self) -> Iterator[tuple[str, Signal]]:
+        """(direction seen from the core, signal) per port, in the signature's order."""
+        for _path, member, value in self.signature.flatten(self):
+            yield ("out" if member.flow == Out else "in"), value
 
     def port_list(self) -> list[Signal]:
         """Signals in manifest order, without clk/rst (Amaranth adds the sync domain's)."""
-        return [
-            self.key, self.key_len, self.key_valid, self.key_ready,
-            self.in_block, self.in_decrypt, self.in_valid, self.in_ready,
-            self.out_block, self.out_valid, self.out_ready,
-        ]
+        return [sig for _dir, sig in self._flat()]
 
     def ports(self) -> list[dict[str, object]]:
         """The manifest's port list of the generated module (clk and rst first)."""
         return [{"name": "clk", "dir": "in", "width": 1},
                 {"name": "rst", "dir": "in", "width": 1},
-                *({"name": sig.name, "dir": "out" if sig.name in self.OUTPUTS else "in",
-                   "width": len(sig)} for sig in self.port_list())]
-
-
-class LoadedKeySignals(CoreSignals):
-    """A core whose round keys are loaded from outside (keys=loaded, docs/interface.md): the
-    common interface without ``key``, plus a round-key write port. Entries are written one per
-    clock (``rk_we``, ``rk_addr``, ``rk_data``) while ``key_ready`` is high; the key channel
-    (``key_valid``/``key_ready`` with ``key_len``) then commits them, and blocks are taken from
-    the next clock."""
-
-    def __init__(self, shape: CoreShape, index_bits: int, round_key_bits: int) -> None:
-        super().__init__(shape)
-        self.rk_we = Signal(name="rk_we")
-        self.rk_addr = Signal(index_bits, name="rk_addr")
-        self.rk_data = Signal(round_key_bits, name="rk_data")
-
-    def port_list(self) -> list[Signal]:
-        return [
-            self.key_len, self.key_valid, self.key_ready,
-            self.rk_we, self.rk_addr, self.rk_data,
-            self.in_block, self.in_decrypt, self.in_valid, self.in_ready,
-            self.out_block, self.out_valid, self.out_ready,
-        ]
+                *({"name": sig.name, "dir": direction, "width": len(sig)}
+                  for direction, sig in self._flat())]

@@ -18,14 +18,14 @@ has no key schedule (arch/loaded.py).
 
 from __future__ import annotations
 
-from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal
+from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
 
-from ..interface import CoreShape, CoreSignals, LoadedKeySignals
+from ..interface import CoreInterface, CoreShape
 from .base import CipherHardware, KeyStep, bits_for, select_by_key_len
-from .handshake import one_block_handshakes
+from .handshake import OneBlockController, PassCounting
 from .keymem import KeyMemoryLayout, RoundKeyMemory
 from .keytables import key_table_fill, refuse_loaded_tables
-from .loaded import LoadedKeyHarness, loaded_key_signals
+from .loaded import LoadedKeyHarness, key_port, loaded_key_signals
 
 
 class KeyScheduleBlock(Elaboratable):
@@ -144,124 +144,97 @@ class IterativeDatapath(Elaboratable):
         return m
 
 
-class IterativeController(Elaboratable):
-    """Round counter, run-up and the three handshakes."""
+class RoundCounting(PassCounting):
+    """The iterative core's numbers (arch/handshake.py): one round per pass, so P = R (``total``);
+    the counter (``rnd``) holds the round being computed, 1..R, and round r steps from key state
+    r-1 forward (encryption) or R-r+1 backward (decryption)."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals, step_bits: int,
-                 stored_keys: bool = False) -> None:
+    count_name, first_count = "rnd", 1
+    step_name, final_name = "step_index", "last"
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, step_bits: int) -> None:
         self.hw = hw
-        self.stored_keys = stored_keys
+        self.shape = shape
+        self.count_bits = bits_for(max(hw.rounds(k) for k in shape.key_sizes))
+        self.step_bits = step_bits
+
+    def limits(self, m: Module, ctl: OneBlockController) -> tuple[Value, Value]:
+        total = round_total(m, self.hw, self.shape, ctl.key_len_reg, self.count_bits)
+        return total, total
+
+    def last_pass(self, count: Value, passes: Value) -> Value:
+        return count == passes
+
+    def ends(self, ctl: OneBlockController, count: Value, passes: Value) -> Value:
+        return count == passes
+
+    def block_step(self, direction: Value, count: Value, rounds: Value) -> Value:
+        return Mux(direction, rounds - count, count - 1)
+
+    def runup_step(self, count: Value) -> Value:
+        return count
+
+
+def round_total(m: Module, hw: CipherHardware, shape: CoreShape, key_len: Value,
+                bits: int) -> Signal:
+    """R for the registered key length, as a signal (``total``) driven in ``m``."""
+    codes = {k: hw.key_len_code(k) for k in shape.key_sizes}
+    total = Signal(bits)
+    m.d.comb += total.eq(select_by_key_len(key_len, {k: hw.rounds(k) for k in shape.key_sizes},
+                                           codes))
+    return total
+
+
+class StoredKeysController(Elaboratable):
+    """Round counter and the three handshakes with stored round keys (keys=stored|loaded): key
+    setup is the round-key memory's fill (arch/keymem.py), or the commit of its writes; rounds
+    then read the entry of (round, direction) the memory's layout gives
+    (``KeyMemoryLayout.address``). No run-up: both directions start from the memory."""
+
+    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreInterface) -> None:
+        self.hw = hw
         self.shape = shape
         self.io = io
-        max_rounds = max(hw.rounds(k) for k in shape.key_sizes)
-        self.round_bits = bits_for(max_rounds)
+        self.round_bits = bits_for(max(hw.rounds(k) for k in shape.key_sizes))
         self.key_len_reg = Signal(shape.key_len_bits)
         # to the other blocks
         self.load_key = Signal()
         self.start = Signal()
-        self.start_runup = Signal()
-        self.advance = Signal()
-        self.backward = Signal()
-        self.step_index = Signal(step_bits)
-        self.store_runup = Signal()
         self.first = Signal()
-        self.last = Signal()
+        self.final = Signal(name="last")
         self.decrypt = Signal()
-        self.data_advance = Signal()   # a block round happens (not a run-up step)
+        self.data_advance = Signal()   # a block round happens
         # a key-table fill is running (arch/keytables.py): no block, no key
         self.setup = Signal()
-        # stored round keys only (arch/keymem.py runs the fill)
+        # from the round-key memory
         self.filling = Signal()
         self.keys_ready = Signal()
-        index_bits = KeyMemoryLayout(hw, shape.key_sizes).index_bits if stored_keys else 1
+        index_bits = KeyMemoryLayout(hw, shape.key_sizes).index_bits
         self.rk_index_white = Signal(index_bits)
         self.rk_index = Signal(index_bits)
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io, hw = self.io, self.hw
-        has_enc = hw.options.has_encrypt
-        codes = {k: hw.key_len_code(k) for k in self.shape.key_sizes}
-        total = Signal(self.round_bits)
-        m.d.comb += total.eq(select_by_key_len(
-            self.key_len_reg, {k: hw.rounds(k) for k in self.shape.key_sizes}, codes))
-
-        if self.stored_keys:
-            return self._elaborate_stored(m, total)
-        hs = one_block_handshakes(m, io, hw, setup=self.setup)
-        busy, runup, done, dec_ready = hs.busy, hs.runup, hs.done, hs.dec_ready
-        want_dec, in_fire, out_fire = hs.want_dec, hs.in_fire, hs.out_fire
-        begin_runup = hs.begin_runup
-        rnd = Signal(self.round_bits)  # the round being computed in this cycle (busy)
-        direction = Signal(init=0 if has_enc else 1)
-        m.d.comb += [self.load_key.eq(hs.key_fire), self.start.eq(in_fire),
-                     self.start_runup.eq(begin_runup)]
-
-        # Step index: encryption round r uses forward step r-1; decryption round r the backward
-        # step R-r; run-up cycle c (0-based) the forward step c.
-        with m.If(in_fire):
-            m.d.comb += [
-                self.advance.eq(1), self.data_advance.eq(1), self.first.eq(1),
-                self.decrypt.eq(want_dec),
-                self.backward.eq(want_dec), self.last.eq(total == 1),
-                self.step_index.eq(Mux(want_dec, total - 1, 0)),
-            ]
-            m.d.sync += [direction.eq(want_dec), rnd.eq(2)]
-            with m.If(total == 1):
-                m.d.sync += done.eq(1)
-            with m.Else():
-                m.d.sync += [busy.eq(1), done.eq(0)]
-        with m.Elif(busy):
-            m.d.comb += [
-                self.advance.eq(1), self.data_advance.eq(1),
-                self.decrypt.eq(direction), self.backward.eq(direction),
-                self.last.eq(rnd == total),
-                self.step_index.eq(Mux(direction, total - rnd, rnd - 1)),
-            ]
-            with m.If(rnd == total):
-                m.d.sync += [busy.eq(0), done.eq(1)]
-            with m.Else():
-                m.d.sync += rnd.eq(rnd + 1)
-        with m.Elif(begin_runup):
-            m.d.comb += [self.advance.eq(1), self.step_index.eq(0),
-                         self.store_runup.eq(total == 1)]
-            with m.If(total == 1):
-                m.d.sync += dec_ready.eq(1)
-            with m.Else():
-                m.d.sync += [runup.eq(1), rnd.eq(1)]
-        with m.Elif(runup):
-            last_step = rnd == total - 1
-            m.d.comb += [self.advance.eq(1), self.step_index.eq(rnd), self.store_runup.eq(last_step)]
-            with m.If(last_step):
-                m.d.sync += [runup.eq(0), dec_ready.eq(1)]
-            with m.Else():
-                m.d.sync += rnd.eq(rnd + 1)
-        with m.If(out_fire & ~in_fire):
-            m.d.sync += done.eq(0)
-        return m
-
-    def _elaborate_stored(self, m: Module, total: Signal) -> Module:
-        """Key setup is the round-key memory's fill (arch/keymem.py); rounds then read the entry
-        of (round, direction) the memory's layout gives (``KeyMemoryLayout.address``)."""
-        io, hw = self.io, self.hw
+        total = round_total(m, hw, self.shape, self.key_len_reg, self.round_bits)
         has_dec, has_enc = hw.options.has_decrypt, hw.options.has_encrypt
         layout = KeyMemoryLayout(hw, self.shape.key_sizes)
         busy, done = Signal(), Signal()
         rnd = Signal(self.round_bits)
         direction = Signal(init=0 if has_enc else 1)
-        want_dec = io.in_decrypt if (has_enc and has_dec) else Const(int(has_dec))
-        key_fire = io.key_valid & io.key_ready
+        want_dec = io.inp.decrypt if (has_enc and has_dec) else Const(int(has_dec))
+        key_fire = io.key.valid & io.key.ready
         filling = self.filling | self.setup
-        m.d.comb += io.key_ready.eq(~busy & ~filling & ~done)
-        m.d.comb += io.in_ready.eq(~busy & ~filling & self.keys_ready & ~key_fire
-                                   & (~done | io.out_ready))
-        in_fire = io.in_valid & io.in_ready
-        out_fire = io.out_valid & io.out_ready
-        m.d.comb += [io.out_valid.eq(done), self.load_key.eq(key_fire), self.start.eq(in_fire)]
+        m.d.comb += io.key.ready.eq(~busy & ~filling & ~done)
+        m.d.comb += io.inp.ready.eq(~busy & ~filling & self.keys_ready & ~key_fire
+                                    & (~done | io.out.ready))
+        in_fire = io.inp.valid & io.inp.ready
+        out_fire = io.out.valid & io.out.ready
+        m.d.comb += [io.out.valid.eq(done), self.load_key.eq(key_fire), self.start.eq(in_fire)]
         with m.If(in_fire):
             m.d.comb += [
                 self.data_advance.eq(1), self.first.eq(1), self.decrypt.eq(want_dec),
-                self.last.eq(total == 1),
+                self.final.eq(total == 1),
                 self.rk_index_white.eq(layout.address(Const(0), want_dec, total)),
                 self.rk_index.eq(layout.address(Const(1), want_dec, total)),
             ]
@@ -272,7 +245,7 @@ class IterativeController(Elaboratable):
                 m.d.sync += [busy.eq(1), done.eq(0)]
         with m.Elif(busy):
             m.d.comb += [
-                self.data_advance.eq(1), self.decrypt.eq(direction), self.last.eq(rnd == total),
+                self.data_advance.eq(1), self.decrypt.eq(direction), self.final.eq(rnd == total),
                 self.rk_index.eq(layout.address(rnd, direction, total)),
             ]
             with m.If(rnd == total):
@@ -292,7 +265,8 @@ class IterativeCore(Elaboratable):
         self.keys = keys
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
         self.loaded = keys == "loaded"
-        self.io = loaded_key_signals(hw, self.shape) if self.loaded else CoreSignals(self.shape)
+        self.io = (loaded_key_signals(hw, self.shape) if self.loaded
+                   else self.shape.signature().create())
         max_rounds = max(hw.rounds(k) for k in self.shape.key_sizes)
         self.step_bits = bits_for(max_rounds)
         if self.loaded:
@@ -307,43 +281,47 @@ class IterativeCore(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io = self.io
+        key = key_port(io)
         stored = self.keys in ("stored", "loaded")
-        ctl = IterativeController(self.hw, self.shape, io, self.step_bits, stored_keys=stored)
+        ctl: OneBlockController | StoredKeysController = (
+            StoredKeysController(self.hw, self.shape, io) if stored else
+            OneBlockController(self.hw, self.shape, io,
+                               RoundCounting(self.hw, self.shape, self.step_bits)))
         dp = IterativeDatapath(self.hw)
         m.submodules.controller = ctl
         m.submodules.datapath = dp
         ks: KeyScheduleBlock = (self._stored_keys(m, ctl) if stored
                                 else self._keys_on_the_fly(m, ctl))
         m.d.comb += [
-            ks.key.eq(io.key), ks.key_len.eq(io.key_len), ks.load_key.eq(ctl.load_key),
-            dp.block_in.eq(io.in_block), dp.first.eq(ctl.first), dp.last.eq(ctl.last),
+            ks.key.eq(key), ks.key_len.eq(io.key.len), ks.load_key.eq(ctl.load_key),
+            dp.block_in.eq(io.inp.block), dp.first.eq(ctl.first), dp.last.eq(ctl.final),
             dp.decrypt.eq(ctl.decrypt), dp.advance.eq(ctl.data_advance),
             dp.rk_white.eq(ks.rk_white), dp.rk.eq(ks.rk),
-            io.out_block.eq(dp.state),
+            io.out.block.eq(dp.state),
             ctl.key_len_reg.eq(ks.key_len_reg),
         ]
-        tables = key_table_fill(m, self.hw, self.shape, io.key, io.key_len, ctl.load_key,
+        tables = key_table_fill(m, self.hw, self.shape, key, io.key.len, ctl.load_key,
                                 [dp.round])
         if tables is not None:
             m.d.comb += ctl.setup.eq(tables.filling)
         return m
 
-    def _keys_on_the_fly(self, m: Module, ctl: IterativeController) -> IterativeKeySchedule:
+    def _keys_on_the_fly(self, m: Module, ctl: OneBlockController) -> IterativeKeySchedule:
         ks = IterativeKeySchedule(self.hw, self.shape, self.step_bits)
         m.submodules.key_schedule = ks
         m.d.comb += [
             ks.start.eq(ctl.start),
             ks.start_runup.eq(ctl.start_runup), ks.advance.eq(ctl.advance),
-            ks.backward.eq(ctl.backward), ks.step_index.eq(ctl.step_index),
+            ks.backward.eq(ctl.backward), ks.step_index.eq(ctl.step),
             ks.store_runup.eq(ctl.store_runup),
         ]
         return ks
 
-    def _stored_keys(self, m: Module, ctl: IterativeController) -> StoredKeySchedule:
+    def _stored_keys(self, m: Module, ctl: StoredKeysController) -> StoredKeySchedule:
         ks = StoredKeySchedule(self.hw, self.shape, self.step_bits, loaded=self.loaded)
         m.submodules.key_schedule = ks
-        if isinstance(self.io, LoadedKeySignals):
-            m.d.comb += ks.memory.write_from(self.io)
+        if self.loaded:
+            ks.memory.write_from(m, self.io)
         m.d.comb += [
             ks.rk_index_white.eq(ctl.rk_index_white), ks.rk_index.eq(ctl.rk_index),
             ctl.filling.eq(ks.filling), ctl.keys_ready.eq(ks.ready),

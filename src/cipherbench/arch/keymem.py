@@ -36,11 +36,10 @@ always computes the same round, so its keys are wires and a 2:1 direction multip
 
 from __future__ import annotations
 
-from typing import Any
-
 from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value, unsigned
+from amaranth.lib.wiring import connect, flipped
 
-from ..interface import CoreShape, LoadedKeySignals
+from ..interface import ChannelPorts, CoreInterface, CoreShape, round_key_port
 from .base import CipherHardware, bits_for, select_by_key_len
 
 STORED_DECRYPTION = ("mirror", "walk")
@@ -105,6 +104,12 @@ class RoundKeyFill(Elaboratable):
     def total(self, key_len: Value) -> Value:
         """R for a key length (a multiplexer on it for several key sizes)."""
         return total_rounds(self.hw, self.shape, self.layout, key_len)
+
+    def write_port(self) -> ChannelPorts:
+        """The fill's writes (``en``, ``addr``, ``data``) as a round-key write port (interface.py),
+        from the writer's side: what drives a keys=loaded core's ``rk`` port."""
+        return round_key_port(self.layout.index_bits, self.hw.round_key_bits).of(
+            we=self.en, addr=self.addr, data=self.data)
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -223,10 +228,11 @@ class RoundKeyMemory(Elaboratable):
         """R for a key length (a multiplexer on it for several key sizes)."""
         return total_rounds(self.hw, self.shape, self.layout, key_len)
 
-    def write_from(self, io: LoadedKeySignals) -> list[Any]:
+    def write_from(self, m: Module, io: CoreInterface) -> None:
         """keys=loaded: the write port driven by the core's round-key port."""
-        return [self.wr_addr.eq(io.rk_addr), self.wr_data.eq(io.rk_data),
-                self.wr_en.eq(io.rk_we)]
+        port = round_key_port(self.layout.index_bits, self.hw.round_key_bits).of(
+            we=self.wr_en, addr=self.wr_addr, data=self.wr_data)
+        connect(m, flipped(io.rk), flipped(port))
 
     def elaborate(self, platform: object) -> Module:
         m = Module()

@@ -2,8 +2,8 @@
 
 Gaj & Chodowiec (section 4.1 b) and Fischer (section 3.1) measured cores whose round keys are
 computed elsewhere (software, or a key-setup unit outside the comparison) and written into the
-core's round-key memory. Such a core (``LoadedKeySignals``) has no ``key`` port and no key
-schedule, so the common testbench cannot drive it directly. ``LoadedKeyHarness`` is the outside:
+core's round-key memory. Such a core (``loaded_key_signals``: interface.py's signature with
+``round_keys``) has no ``key`` port and no key schedule, so the common testbench cannot drive it directly. ``LoadedKeyHarness`` is the outside:
 it has the common interface, runs the cipher's own key step through the fill sequence the
 ``keys=stored`` core uses (arch/keymem.py ``RoundKeyFill``), writes each entry into the core's port
 one per clock, and commits the key. It instantiates the core by module name, so the Verilog the
@@ -15,9 +15,10 @@ rate a memory write port allows) and the commit cycle: the time a host needs to 
 
 from __future__ import annotations
 
-from amaranth.hdl import ClockSignal, Elaboratable, Instance, Module, ResetSignal, Signal
+from amaranth.hdl import ClockSignal, Elaboratable, Instance, Module, ResetSignal, Signal, Value
+from amaranth.lib.wiring import Out, connect, flipped
 
-from ..interface import CoreShape, CoreSignals, LoadedKeySignals
+from ..interface import CoreInterface, CoreShape, CoreSignature
 from .base import CipherHardware
 from .keymem import KeyMemoryLayout, RoundKeyFill
 
@@ -26,10 +27,19 @@ from .keymem import KeyMemoryLayout, RoundKeyFill
 CORE_INSTANCE = "core"
 
 
-def loaded_key_signals(hw: CipherHardware, shape: CoreShape) -> LoadedKeySignals:
+def loaded_key_signals(hw: CipherHardware, shape: CoreShape) -> CoreInterface:
     """The interface of a keys=loaded core of ``hw``: the round-key port sized by its layout."""
     layout = KeyMemoryLayout(hw, shape.key_sizes)
-    return LoadedKeySignals(shape, layout.index_bits, hw.round_key_bits)
+    return CoreSignature(shape, round_keys=(layout.index_bits, hw.round_key_bits)).create()
+
+
+def key_port(io: CoreInterface) -> Value:
+    """The key a core's key schedule takes: the ``key`` port, or in a keys=loaded core, which has
+    none, a signal of its width named as it that stays 0 (its key schedule is the round-key
+    memory's write port, and reads no key)."""
+    if hasattr(io.key, "data"):
+        return io.key.data
+    return Signal(io.shape.key_bits, name="key")
 
 
 class LoadedKeyHarness(Elaboratable):
@@ -41,7 +51,7 @@ class LoadedKeyHarness(Elaboratable):
         self.core_name = core_name
         self.fill = RoundKeyFill(hw, shape, step_bits)
         self.inner = loaded_key_signals(hw, shape)
-        self.io = CoreSignals(shape)
+        self.io = shape.signature().create()
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -55,24 +65,27 @@ class LoadedKeyHarness(Elaboratable):
         m.d.sync += was_filling.eq(fill.filling)
         m.d.comb += commit.eq(was_filling & ~fill.filling)
         busy = fill.filling | commit
-        key_fire = io.key_valid & io.key_ready
+        key_fire = io.key.valid & io.key.ready
         m.d.comb += [
-            io.key_ready.eq(inner.key_ready & ~busy),
-            fill.key.eq(io.key), fill.key_len.eq(io.key_len), fill.load_key.eq(key_fire),
-            inner.rk_we.eq(fill.en), inner.rk_addr.eq(fill.addr), inner.rk_data.eq(fill.data),
-            inner.key_valid.eq(commit), inner.key_len.eq(fill.key_len_reg),
-            inner.in_block.eq(io.in_block), inner.in_decrypt.eq(io.in_decrypt),
-            inner.in_valid.eq(io.in_valid & ~busy & ~key_fire),
-            io.in_ready.eq(inner.in_ready & ~busy & ~key_fire),
-            io.out_block.eq(inner.out_block), io.out_valid.eq(inner.out_valid),
-            inner.out_ready.eq(io.out_ready),
+            io.key.ready.eq(inner.key.ready & ~busy),
+            fill.key.eq(io.key.data), fill.key_len.eq(io.key.len), fill.load_key.eq(key_fire),
         ]
+        # The fill's write port drives the core's round-key port.
+        connect(m, fill.write_port(), inner.rk)
+        m.d.comb += [
+            inner.key.valid.eq(commit), inner.key.len.eq(fill.key_len_reg),
+            inner.inp.block.eq(io.inp.block), inner.inp.decrypt.eq(io.inp.decrypt),
+            inner.inp.valid.eq(io.inp.valid & ~busy & ~key_fire),
+            io.inp.ready.eq(inner.inp.ready & ~busy & ~key_fire),
+        ]
+        # The output channel passes through.
+        connect(m, inner.out, flipped(io.out))
         return m
 
     def _instance(self) -> Instance:
-        """The core by module name, every port of its interface connected."""
+        """The core by module name, every port of its interface connected, directions from its
+        signature."""
         inner = self.inner
-        outputs = set(inner.OUTPUTS)
-        ports = {("o_" if sig.name in outputs else "i_") + sig.name: sig
-                 for sig in inner.port_list()}
+        ports = {("o_" if member.flow == Out else "i_") + sig.name: sig
+                 for _path, member, sig in inner.signature.flatten(inner)}
         return Instance(self.core_name, i_clk=ClockSignal(), i_rst=ResetSignal(), **ports)

@@ -36,7 +36,7 @@ from typing import Mapping
 from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
 
 from ..errors import CipherbenchError
-from ..interface import CoreShape, CoreSignals
+from ..interface import CoreInterface, CoreShape
 from .base import CipherHardware, bits_for, select_by_key_len
 
 KEY_MODES = ("rewind", "stored")
@@ -200,7 +200,7 @@ class NarrowController(Elaboratable):
     waiting at the input starts them (the iterative core's decryption run-up, generalized)."""
 
     def __init__(self, dp: NarrowDatapath, hw: CipherHardware, shape: CoreShape,
-                 io: CoreSignals) -> None:
+                 io: CoreInterface) -> None:
         self.dp, self.hw, self.shape, self.io = dp, hw, shape, io
         self.table = _slot_table(dp)
         segs = [s.segment for s in self.table.slots]
@@ -218,31 +218,31 @@ class NarrowController(Elaboratable):
         rnd = Signal(self.round_bits)
         step = Signal(self.step_bits)
         direction = Signal(init=int(not has[False]))
-        want_dec = io.in_decrypt if has[False] and has[True] else Const(int(has[True]), 1)
+        want_dec = io.inp.decrypt if has[False] and has[True] else Const(int(has[True]), 1)
         # Per direction with setup: it has run under the current key.
         set_up = {d: Signal(name=f"set_up_{'dec' if d else 'enc'}") for d in table.setup_start}
         needs_setup: Value = Const(0, 1)
         for d, flag in set_up.items():
             needs_setup = needs_setup | (want_dec == int(d)) & ~flag
 
-        key_fire = io.key_valid & io.key_ready
+        key_fire = io.key.valid & io.key.ready
         idle = ~running & have_key & ~key_fire
         m.d.comb += [
-            io.key_ready.eq(~running & ~done),
-            io.in_ready.eq(idle & ~needs_setup & (~done | io.out_ready)),
-            io.out_valid.eq(done),
+            io.key.ready.eq(~running & ~done),
+            io.inp.ready.eq(idle & ~needs_setup & (~done | io.out.ready)),
+            io.out.valid.eq(done),
         ]
-        in_fire = io.in_valid & io.in_ready
-        out_fire = io.out_valid & io.out_ready
-        begin_setup = idle & io.in_valid & needs_setup
+        in_fire = io.inp.valid & io.inp.ready
+        out_fire = io.out.valid & io.out.ready
+        begin_setup = idle & io.inp.valid & needs_setup
         with m.If(key_fire):
-            m.d.sync += [have_key.eq(1), self.key_len_reg.eq(io.key_len)]
+            m.d.sync += [have_key.eq(1), self.key_len_reg.eq(io.key.len)]
             m.d.sync += [flag.eq(0) for flag in set_up.values()]
 
         last_round, last_step, end_round = Signal(), Signal(), Signal()
         m.d.comb += [
-            dp.key.eq(io.key), dp.key_len.eq(io.key_len), dp.load_key.eq(key_fire),
-            dp.block_in.eq(io.in_block), dp.load_block.eq(in_fire),
+            dp.key.eq(io.key.data), dp.key_len.eq(io.key.len), dp.load_key.eq(key_fire),
+            dp.block_in.eq(io.inp.block), dp.load_block.eq(in_fire),
             dp.start_setup.eq(begin_setup),
             dp.decrypt.eq(Mux(running, direction, want_dec)),
             dp.active.eq(running), dp.round.eq(rnd), dp.step.eq(step),
@@ -317,7 +317,7 @@ class NarrowCore(Elaboratable):
         self.hw = hw
         self.width = int(width)
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
-        self.io = CoreSignals(self.shape)
+        self.io = self.shape.signature().create()
         if keys not in KEY_MODES:
             raise CipherbenchError(f"keys={keys!r}; valid: {', '.join(KEY_MODES)}")
         try:
@@ -344,6 +344,6 @@ class NarrowCore(Elaboratable):
         m.submodules.datapath = dp
         if dp.key_schedule is not None:
             m.submodules.key_schedule = dp.key_schedule
-        m.d.comb += self.io.out_block.eq(dp.block_out)
+        m.d.comb += self.io.out.block.eq(dp.block_out)
         return m
 

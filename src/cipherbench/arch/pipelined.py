@@ -59,11 +59,11 @@ from dataclasses import dataclass
 from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
 
 from ..errors import CipherbenchError
-from ..interface import CoreShape, CoreSignals, LoadedKeySignals
+from ..interface import CoreInterface, CoreShape
 from .base import CipherHardware, bits_for, select_by_key_len
 from .keymem import RoundKeyMemory
 from .keytables import key_table_fill, refuse_loaded_tables
-from .loaded import LoadedKeyHarness, loaded_key_signals
+from .loaded import LoadedKeyHarness, key_port, loaded_key_signals
 from .unrolled import onehot_mux, refused
 
 
@@ -130,7 +130,7 @@ class Tag:
 class PipelineController(Elaboratable):
     """Valid bits and block tags of every register, exits, the handshakes and the run-up."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals,
+    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreInterface,
                  lay: PipeLayout, stored: bool = False) -> None:
         self.hw = hw
         self.shape = shape
@@ -172,13 +172,13 @@ class PipelineController(Elaboratable):
         done = {u: regs[u][last_seg].valid & self._facts(regs[u][last_seg], u)[0]
                 for u in lay.exits}
         out_valid = _any(list(done.values()))
-        m.d.comb += [io.out_valid.eq(out_valid), self.advance.eq(~out_valid | io.out_ready)]
+        m.d.comb += [io.out.valid.eq(out_valid), self.advance.eq(~out_valid | io.out.ready)]
         m.d.comb += [sel.eq(done[u]) for sel, u in zip(self.exit_sel, lay.exits)]
         back = regs[-1][last_seg]
         recirc = back.valid & ~done.get(lay.units - 1, Const(0)) if lay.ring else Const(0)
         m.d.comb += self.take_new.eq(~recirc)
 
-        want_dec: Value = io.in_decrypt if (has_enc and has_dec) else Const(int(has_dec))
+        want_dec: Value = io.inp.decrypt if (has_enc and has_dec) else Const(int(has_dec))
         m.d.comb += self.want_dec.eq(want_dec)
         ready = self.advance & ~recirc
         if self.stored:
@@ -186,9 +186,9 @@ class PipelineController(Elaboratable):
         else:
             ready = ready & self._travelling_key_handshake(m, regs, want_dec)
         if lay.multi:
-            ready = ready & self._in_order(m, io.in_valid & io.in_ready)
-        m.d.comb += io.in_ready.eq(ready)
-        in_fire = io.in_valid & io.in_ready
+            ready = ready & self._in_order(m, io.inp.valid & io.inp.ready)
+        m.d.comb += io.inp.ready.eq(ready)
+        in_fire = io.inp.valid & io.inp.ready
 
         new = Tag(in_fire, want_dec, self._key_len_now(), Const(0, lay.pass_bits))
         for u in range(lay.units):
@@ -218,16 +218,16 @@ class PipelineController(Elaboratable):
         idle: Value = Const(1)
         if self.lay.registered_load:
             stepping = Signal(name="load_stepping")
-            m.d.sync += stepping.eq(io.key_valid & io.key_ready)
+            m.d.sync += stepping.eq(io.key.valid & io.key.ready)
             idle = ~stepping
         if self.tables:
             empty = ~_any([tag.valid for unit in regs for tag in unit])
             key_ready = empty & ~self.setup
-            m.d.comb += io.key_ready.eq(key_ready & idle if self.lay.registered_load
+            m.d.comb += io.key.ready.eq(key_ready & idle if self.lay.registered_load
                                         else key_ready)
         else:
-            m.d.comb += io.key_ready.eq(idle)
-        key_fire = io.key_valid & io.key_ready
+            m.d.comb += io.key.ready.eq(idle)
+        key_fire = io.key.valid & io.key.ready
         m.d.comb += [self.load_key.eq(key_fire),
                      self.load_step.eq(~idle if self.lay.registered_load else key_fire)]
         ready: Value = have_key & ~self.setup & ~key_fire if self.tables else have_key
@@ -246,8 +246,8 @@ class PipelineController(Elaboratable):
         io = self.io
         empty = ~_any([tag.valid for unit in regs for tag in unit])
         filling = self.filling | self.setup
-        m.d.comb += io.key_ready.eq(empty & ~filling)
-        key_fire = io.key_valid & io.key_ready
+        m.d.comb += io.key.ready.eq(empty & ~filling)
+        key_fire = io.key.valid & io.key.ready
         m.d.comb += self.load_key.eq(key_fire)
         return self.keys_ready & ~filling & ~key_fire
 
@@ -313,7 +313,7 @@ class PipelineController(Elaboratable):
         lay = self.lay
         dec_ready, active = Signal(), Signal()
         # The key length of the key being stepped: the port's, or the one taken a clock ago.
-        rounds_new = lay.select(self.key_len_reg if lay.registered_load else self.io.key_len,
+        rounds_new = lay.select(self.key_len_reg if lay.registered_load else self.io.key.len,
                                 lay.rounds)
         rounds_cur = lay.select(self.key_len_reg, lay.rounds)
         # Step j produces key state j+1: R-1 and R are the decryption start states.
@@ -608,7 +608,8 @@ class PipelinedCore(Elaboratable):
         self.keys = keys
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
         self.loaded = keys == "loaded"
-        self.io = loaded_key_signals(hw, self.shape) if self.loaded else CoreSignals(self.shape)
+        self.io = (loaded_key_signals(hw, self.shape) if self.loaded
+                   else self.shape.signature().create())
         try:
             if self.loaded:
                 refuse_loaded_tables(hw)
@@ -635,6 +636,7 @@ class PipelinedCore(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io, lay = self.io, self.lay
+        key = key_port(io)
         stored = self.keys in ("stored", "loaded")
         ctl = PipelineController(self.hw, self.shape, io, lay, stored=stored)
         dp = PipelineDatapath(self.hw, lay)
@@ -642,14 +644,14 @@ class PipelinedCore(Elaboratable):
         m.submodules.controller = ctl
         m.submodules.datapath = dp
         m.d.comb += [
-            ks.key.eq(io.key), ks.key_len.eq(io.key_len), ks.load_key.eq(ctl.load_key),
+            ks.key.eq(key), ks.key_len.eq(io.key.len), ks.load_key.eq(ctl.load_key),
             ks.want_dec.eq(ctl.want_dec), ctl.key_len_reg.eq(ks.key_len_reg),
-            dp.block_in.eq(io.in_block), dp.take_new.eq(ctl.take_new),
+            dp.block_in.eq(io.inp.block), dp.take_new.eq(ctl.take_new),
             dp.advance.eq(ctl.advance), dp.rk_white.eq(ks.rk_white),
-            io.out_block.eq(dp.out_block),
+            io.out.block.eq(dp.out_block),
         ]
         m.d.comb += [a.eq(b) for a, b in zip(dp.exit_sel, ctl.exit_sel)]
-        tables = key_table_fill(m, self.hw, self.shape, io.key, io.key_len, ctl.load_key,
+        tables = key_table_fill(m, self.hw, self.shape, key, io.key.len, ctl.load_key,
                                 dp.rounds)
         if tables is not None:
             m.d.comb += ctl.setup.eq(tables.filling)
@@ -681,8 +683,8 @@ class PipelinedCore(Elaboratable):
     def _stored_keys(self, m: Module, ctl: PipelineController) -> StoredPipelineKeys:
         ks = StoredPipelineKeys(self.hw, self.shape, self.lay, loaded=self.loaded)
         m.submodules.key_schedule = ks
-        if isinstance(self.io, LoadedKeySignals):
-            m.d.comb += ks.memory.write_from(self.io)
+        if self.loaded:
+            ks.memory.write_from(m, self.io)
         m.d.comb += [ctl.filling.eq(ks.filling), ctl.keys_ready.eq(ks.ready)]
         for u in range(self.lay.units):
             for g in range(self.lay.segments):

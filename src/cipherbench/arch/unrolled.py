@@ -21,9 +21,9 @@ from __future__ import annotations
 from amaranth.hdl import Const, Elaboratable, Module, Mux, Signal, Value
 
 from ..errors import CipherbenchError
-from ..interface import CoreShape, CoreSignals
+from ..interface import CoreShape
 from .base import CipherHardware, bits_for, select_by_key_len
-from .handshake import one_block_handshakes
+from .handshake import OneBlockController, PassCounting
 from .keytables import key_table_fill
 
 
@@ -160,107 +160,57 @@ class UnrolledDatapath(Elaboratable):
         return m
 
 
-class UnrolledController(Elaboratable):
-    """Pass counter, run-up and the three handshakes (the iterative controller, by passes)."""
+class UnrolledCounting(PassCounting):
+    """The unrolled core's numbers (arch/handshake.py): P passes of k rounds; the counter
+    (``pass_no``) holds the pass being computed, 0..P-1, and unit 0 of pass p steps from key state
+    p*k forward or R-1-p*k backward. Also the outputs that follow from the last pass: which unit
+    does the cipher's last round (``last``) and which unit the state register takes (``tap``)."""
 
-    def __init__(self, hw: CipherHardware, shape: CoreShape, io: CoreSignals,
-                 plan: Unrolling) -> None:
-        self.hw = hw
-        self.shape = shape
-        self.io = io
+    count_name, first_count = "pass_no", 0
+    step_name, final_name = "base", "final"
+
+    def __init__(self, plan: Unrolling) -> None:
         self.plan = plan
-        self.key_len_reg = Signal(shape.key_len_bits)
-        self.load_key = Signal()
-        self.start = Signal()
-        self.start_runup = Signal()
-        self.advance = Signal()
-        self.backward = Signal()
-        self.base = Signal(plan.step_bits)
-        self.store_runup = Signal()
-        self.first = Signal()
-        self.final = Signal()          # this pass is the block's last
+        self.count_bits = plan.pass_bits
+        self.step_bits = plan.step_bits
         self.last = [Signal(name=f"last{j}") for j in range(plan.k)]
         self.tap = [Signal(name=f"tap{t}") for t in plan.taps]
-        self.decrypt = Signal()
-        self.data_advance = Signal()
-        self.setup = Signal()          # a key-table fill is running (arch/keytables.py)
 
-    def elaborate(self, platform: object) -> Module:
-        m = Module()
-        io, hw, plan = self.io, self.hw, self.plan
-        has_enc = hw.options.has_encrypt
+    def limits(self, m: Module, ctl: OneBlockController) -> tuple[Value, Value]:
+        plan = self.plan
         passes = Signal(plan.pass_bits)
         rounds = Signal(bits_for(max(plan.rounds.values())))
         rem = Signal(bits_for(plan.k))
-        m.d.comb += [passes.eq(plan.select(self.key_len_reg, plan.passes)),
-                     rounds.eq(plan.select(self.key_len_reg, plan.rounds)),
-                     rem.eq(plan.select(self.key_len_reg, plan.rem))]
-        self._pass_outputs(m, rem)
+        m.d.comb += [passes.eq(plan.select(ctl.key_len_reg, plan.passes)),
+                     rounds.eq(plan.select(ctl.key_len_reg, plan.rounds)),
+                     rem.eq(plan.select(ctl.key_len_reg, plan.rem))]
+        self._pass_outputs(m, ctl.final, rem)
+        return passes, rounds
 
-        hs = one_block_handshakes(m, io, hw, setup=self.setup)
-        busy, runup, done, dec_ready = hs.busy, hs.runup, hs.done, hs.dec_ready
-        want_dec, in_fire, out_fire = hs.want_dec, hs.in_fire, hs.out_fire
-        begin_runup = hs.begin_runup
-        pass_no = Signal(plan.pass_bits)  # the pass being computed in this cycle (busy, runup)
-        direction = Signal(init=0 if has_enc else 1)
-        m.d.comb += [self.load_key.eq(hs.key_fire), self.start.eq(in_fire),
-                     self.start_runup.eq(begin_runup)]
+    def last_pass(self, count: Value, passes: Value) -> Value:
+        return count == passes - 1
 
-        k = plan.k
-        # Step index of unit 0: encryption pass p starts at forward step p*k, decryption at
-        # backward step R-1-p*k, the run-up at forward step p*k; unit j adds (subtracts) j.
-        with m.If(in_fire):
-            m.d.comb += [
-                self.advance.eq(1), self.data_advance.eq(1), self.first.eq(1),
-                self.decrypt.eq(want_dec), self.backward.eq(want_dec),
-                self.final.eq(passes == 1), self.base.eq(Mux(want_dec, rounds - 1, 0)),
-            ]
-            m.d.sync += [direction.eq(want_dec), pass_no.eq(1)]
-            with m.If(passes == 1):
-                m.d.sync += done.eq(1)
-            with m.Else():
-                m.d.sync += [busy.eq(1), done.eq(0)]
-        with m.Elif(busy):
-            m.d.comb += [
-                self.advance.eq(1), self.data_advance.eq(1),
-                self.decrypt.eq(direction), self.backward.eq(direction),
-                self.final.eq(pass_no == passes - 1),
-                self.base.eq(Mux(direction, rounds - 1 - pass_no * k, pass_no * k)),
-            ]
-            with m.If(self.final):
-                m.d.sync += [busy.eq(0), done.eq(1)]
-            with m.Else():
-                m.d.sync += pass_no.eq(pass_no + 1)
-        with m.Elif(begin_runup):
-            m.d.comb += [self.advance.eq(1), self.base.eq(0),
-                         self.store_runup.eq(passes == 1)]
-            with m.If(passes == 1):
-                m.d.sync += dec_ready.eq(1)
-            with m.Else():
-                m.d.sync += [runup.eq(1), pass_no.eq(1)]
-        with m.Elif(runup):
-            final_runup = pass_no == passes - 1
-            m.d.comb += [self.advance.eq(1), self.base.eq(pass_no * k),
-                         self.store_runup.eq(final_runup)]
-            with m.If(final_runup):
-                m.d.sync += [runup.eq(0), dec_ready.eq(1)]
-            with m.Else():
-                m.d.sync += pass_no.eq(pass_no + 1)
-        with m.If(out_fire & ~in_fire):
-            m.d.sync += done.eq(0)
-        return m
+    def ends(self, ctl: OneBlockController, count: Value, passes: Value) -> Value:
+        return ctl.final
 
-    def _pass_outputs(self, m: Module, rem: Value) -> None:
+    def block_step(self, direction: Value, count: Value, rounds: Value) -> Value:
+        k = self.plan.k
+        return Mux(direction, rounds - 1 - count * k, count * k)
+
+    def runup_step(self, count: Value) -> Value:
+        return count * self.plan.k
+
+    def _pass_outputs(self, m: Module, final: Value, rem: Value) -> None:
         """Which unit does the cipher's last round, and which unit the state register takes."""
         plan = self.plan
         ends = set(plan.rem.values())
         for j, last in enumerate(self.last):
             # Folded in Python: units that never end a block get a constant 0.
-            m.d.comb += last.eq(self.final & (rem == j + 1) if j + 1 in ends else 0)
+            m.d.comb += last.eq(final & (rem == j + 1) if j + 1 in ends else 0)
         for t, tap in zip(plan.taps, self.tap):
             ends_here = rem == t + 1 if t + 1 in ends else Const(0)
             full = Const(int(t == plan.k - 1))
-            m.d.comb += tap.eq(Mux(self.final, ends_here, full))
+            m.d.comb += tap.eq(Mux(final, ends_here, full))
 
 
 class UnrolledCore(Elaboratable):
@@ -269,7 +219,7 @@ class UnrolledCore(Elaboratable):
     def __init__(self, hw: CipherHardware, k: str = "2") -> None:
         self.hw = hw
         self.shape = CoreShape(hw.block_bits, tuple(sorted(hw.options.key_sizes)))
-        self.io = CoreSignals(self.shape)
+        self.io = self.shape.signature().create()
         most = max(hw.rounds(size) for size in self.shape.key_sizes)
         if not k.isdigit() or not 1 <= int(k) <= most:
             refused(self)
@@ -280,26 +230,27 @@ class UnrolledCore(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         io, plan = self.io, self.plan
-        ctl = UnrolledController(self.hw, self.shape, io, plan)
+        counting = UnrolledCounting(plan)
+        ctl = OneBlockController(self.hw, self.shape, io, counting)
         dp = UnrolledDatapath(self.hw, plan)
         ks = UnrolledKeySchedule(self.hw, self.shape, plan)
         m.submodules.controller = ctl
         m.submodules.datapath = dp
         m.submodules.key_schedule = ks
         m.d.comb += [
-            ks.key.eq(io.key), ks.key_len.eq(io.key_len),
+            ks.key.eq(io.key.data), ks.key_len.eq(io.key.len),
             ks.load_key.eq(ctl.load_key), ks.start.eq(ctl.start),
             ks.start_runup.eq(ctl.start_runup), ks.advance.eq(ctl.advance),
-            ks.backward.eq(ctl.backward), ks.base.eq(ctl.base),
+            ks.backward.eq(ctl.backward), ks.base.eq(ctl.step),
             ks.store_runup.eq(ctl.store_runup),
-            dp.block_in.eq(io.in_block), dp.first.eq(ctl.first), dp.decrypt.eq(ctl.decrypt),
+            dp.block_in.eq(io.inp.block), dp.first.eq(ctl.first), dp.decrypt.eq(ctl.decrypt),
             dp.advance.eq(ctl.data_advance), dp.rk_white.eq(ks.rk_white),
-            io.out_block.eq(dp.state), ctl.key_len_reg.eq(ks.key_len_reg),
+            io.out.block.eq(dp.state), ctl.key_len_reg.eq(ks.key_len_reg),
         ]
-        m.d.comb += [a.eq(b) for a, b in zip(dp.last, ctl.last)]
-        m.d.comb += [a.eq(b) for a, b in zip(dp.tap, ctl.tap)]
+        m.d.comb += [a.eq(b) for a, b in zip(dp.last, counting.last)]
+        m.d.comb += [a.eq(b) for a, b in zip(dp.tap, counting.tap)]
         m.d.comb += [a.eq(b) for a, b in zip(dp.rk, ks.rk)]
-        tables = key_table_fill(m, self.hw, self.shape, io.key, io.key_len, ctl.load_key,
+        tables = key_table_fill(m, self.hw, self.shape, io.key.data, io.key.len, ctl.load_key,
                                 dp.rounds)
         if tables is not None:
             m.d.comb += ctl.setup.eq(tables.filling)
