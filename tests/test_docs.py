@@ -299,3 +299,20 @@ def test_the_fast_tier_selects_files_tests_and_parameters() -> None:
     assert in_fast_tier(Path("tests/test_b.py"), "test_two[x/y]", "test_two", entries)
     assert not in_fast_tier(Path("tests/test_b.py"), "test_two[x/z]", "test_two", entries)
     assert not in_fast_tier(Path("tests/test_hw_des.py"), "test_any", "test_any", entries)
+
+
+def test_every_cipher_field_is_documented() -> None:
+    """docs/architecture.md's table of what a cipher's folder declares names every CipherInfo
+    field but the ones discovery sets (folder, origin) and the identity ones (name, title, sizes)."""
+    import dataclasses
+    import re
+
+    from cipherbench.ciphers.registry import CipherInfo
+
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    table = text[text.index("## What a cipher's folder declares"):]
+    documented = set(re.findall(r"`(\w+)`", "\n".join(
+        line.split("|")[1] for line in table.splitlines() if line.startswith("| `"))))
+    fields = {f.name for f in dataclasses.fields(CipherInfo)}
+    missing = fields - documented - {"name", "title", "block_bits", "key_sizes", "folder", "origin"}
+    assert not missing, f"CipherInfo fields without a row in docs/architecture.md: {missing}"

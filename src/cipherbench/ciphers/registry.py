@@ -69,6 +69,17 @@ class OracleRef:
 
 
 @dataclass(frozen=True)
+class CipherStructure:
+    """What a parameter table counts (Fischer Table 1), computed from the cipher's reference model
+    for a 128-bit key: nothing typed in."""
+
+    rounds: str  # "20", or "8+16+8" for MARS's mixing and core rounds
+    subkeys: int  # the round-key units a 128-bit key expands to
+    subkey_bits: int  # the bits of one
+    sboxes: tuple[tuple[int, ...], ...]  # the distinct S-box tables of encryption
+
+
+@dataclass(frozen=True)
 class CipherInfo:
     name: str
     title: str
@@ -108,6 +119,9 @@ class CipherInfo:
     # (components.catalog.CatalogEntry) and their equivalence proofs (verify.equivalence.Pair).
     components: Callable[[], Iterable[Any]] | None = None
     proofs: Callable[[], Iterable[Any]] | None = None
+    # Its rounds, round keys and S-box tables as a parameter table counts them
+    # (report/fischer/section.py); None: not declared.
+    structure: Callable[[], CipherStructure] | None = None
     # Set by discovery: the cipher's folder and where it came from (BUILT_IN or the folder of
     # $CIPHERBENCH_CIPHERS that holds it).
     folder: Path | None = field(default=None, compare=False)

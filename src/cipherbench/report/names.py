@@ -9,10 +9,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-PROJECT_CIPHERS = ("aes", "serpent", "twofish", "rc6", "mars", "des", "tdea", "camellia", "seed",
-                   "misty1", "cast128")
-
-
 @lru_cache(maxsize=None)
 def _cipher_names() -> dict[str, str]:
     """Every name a cipher goes by, lower case -> the project's name: its own and the aliases its
@@ -67,20 +63,30 @@ def design_cipher(design: str) -> str | None:
 
 
 def is_aes(design: str) -> bool:
-    """RIJNDAEL/AES designs (by the cipher part of the spec)."""
-    cipher = design.split("/", 1)[0].lower()
-    return cipher.startswith(("aes", "rijndael"))
+    """RIJNDAEL/AES designs."""
+    return design_cipher(design) == "aes"
 
 
 def architecture_of(design: str) -> str | None:
     """The NSA architecture a design corresponds to: its basic iterative core (one round per
     clock) or its full pipeline (one block per clock); None for anything else (unrolled, partial
-    pipelines, narrow datapaths), which get no NSA columns."""
-    arch = design.split("/", 1)[1].lower() if "/" in design else ""
-    name, _, params = arch.partition(":")
-    if name.startswith(_ITERATIVE_WORDS):
-        return "iterative"
-    if name == "pipelined":
-        return "pipelined" if "stages=" not in params or "stages=full" in params else None
-    return None
+    pipelines, narrow datapaths), which get no NSA columns. A design spec is read by
+    spec.parse; a seed's own design name (``rijndael/iterated``) by its architecture word."""
+    from ..errors import CipherbenchError
+    from ..spec import parse
 
+    try:
+        spec = parse(design)
+    except CipherbenchError:
+        arch = design.split("/", 1)[1].lower() if "/" in design else ""
+        name, _, params = arch.partition(":")
+        if name.startswith(_ITERATIVE_WORDS):
+            return "iterative"
+        if name == "pipelined":
+            return "pipelined" if "stages=" not in params or "stages=full" in params else None
+        return None
+    if spec.arch == "iterative":
+        return "iterative"
+    if spec.arch == "pipelined":
+        return "pipelined" if spec.param_dict.get("stages", "full") == "full" else None
+    return None

@@ -5,7 +5,7 @@ from ...components.aes_sbox import SBOX_KINDS
 # A synchronous-read memory (block RAM on FPGAs); only under architectures whose round registers
 # the S-box output (hw.py: BRAM).
 SBOX_CHOICES = SBOX_KINDS + ("bram",)
-from ..registry import CipherInfo, CryptoppClass, OracleRef, Param
+from ..registry import CipherInfo, CipherStructure, CryptoppClass, OracleRef, Param
 
 
 def _model():
@@ -62,6 +62,14 @@ def _proofs():
     return proof_pairs()
 
 
+def _structure():
+    from . import model
+
+    keys = model.expand_key(bytes(range(16)))
+    return CipherStructure(rounds=str(model.rounds(128)), subkeys=len(keys),
+                           subkey_bits=8 * len(keys[0]), sboxes=(tuple(model.SBOX),))
+
+
 CIPHER = CipherInfo(
     name="aes",
     title="AES (Rijndael, FIPS-197)",
@@ -86,4 +94,5 @@ CIPHER = CipherInfo(
     arch_hardware={"narrow": _narrow_hardware},
     components=_components,
     proofs=_proofs,
+    structure=_structure,
 )

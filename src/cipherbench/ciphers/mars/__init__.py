@@ -1,6 +1,6 @@
 """MARS (IBM; AES finalist), tweaked key schedule: 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo, CryptoppClass, OracleRef
+from ..registry import CipherInfo, CipherStructure, CryptoppClass, OracleRef
 from ...verify.mct import SubmissionMct
 
 
@@ -25,6 +25,16 @@ def _vector_sets(key_sizes):
     yield from kat_folder_sets("mars", key_sizes)
 
 
+def _structure():
+    from . import model
+
+    keys = model.expand_key(bytes(range(16)))
+    return CipherStructure(
+        rounds=f"{model.MIXING_ROUNDS}+{model.CORE_ROUNDS}+{model.MIXING_ROUNDS}",
+        subkeys=len(keys), subkey_bits=max(k.bit_length() for k in keys),
+        sboxes=(tuple(model.S[:256]), tuple(model.S[256:])))
+
+
 CIPHER = CipherInfo(
     name="mars",
     title="MARS (AES finalist, tweaked key schedule)",
@@ -43,4 +53,5 @@ CIPHER = CipherInfo(
     oracle=OracleRef("cryptopp", "MARS"),
     monte_carlo=SubmissionMct("mars"),
     cryptopp=(CryptoppClass("MARS", "mars.h", "MARS"),),
+    structure=_structure,
 )

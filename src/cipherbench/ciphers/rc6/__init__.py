@@ -1,6 +1,6 @@
 """RC6-32/20/b (Rivest, Robshaw, Sidney, Yin; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo, CryptoppClass, OracleRef
+from ..registry import CipherInfo, CipherStructure, CryptoppClass, OracleRef
 
 
 def _model():
@@ -36,6 +36,14 @@ def _proofs():
     return proof_pairs()
 
 
+def _structure():
+    from . import model
+
+    keys = model.expand_key(bytes(range(16)))
+    return CipherStructure(rounds=str(model.ROUNDS), subkeys=len(keys),
+                           subkey_bits=max(k.bit_length() for k in keys), sboxes=())
+
+
 CIPHER = CipherInfo(
     name="rc6",
     title="RC6-32/20 (AES finalist)",
@@ -56,4 +64,5 @@ CIPHER = CipherInfo(
     cryptopp=(CryptoppClass("RC6", "rc6.h", "RC6"),),
     components=_components,
     proofs=_proofs,
+    structure=_structure,
 )

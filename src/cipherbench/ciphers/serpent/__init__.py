@@ -1,6 +1,6 @@
 """Serpent (Anderson, Biham, Knudsen; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo, CryptoppClass, OracleRef
+from ..registry import CipherInfo, CipherStructure, CryptoppClass, OracleRef
 from ...verify.mct import SubmissionMct
 
 
@@ -35,6 +35,16 @@ def _narrow_hardware(options):
     return HARDWARE(options)
 
 
+def _structure():
+    from . import model
+
+    keys = model.round_keys(bytes(range(16)))
+    # round keys of four 32-bit words
+    return CipherStructure(rounds=str(model.ROUNDS), subkeys=len(keys),
+                           subkey_bits=32 * len(keys[0]),
+                           sboxes=tuple(tuple(s) for s in model.SBOXES))
+
+
 CIPHER = CipherInfo(
     name="serpent",
     title="Serpent (AES finalist)",
@@ -51,4 +61,5 @@ CIPHER = CipherInfo(
     monte_carlo=SubmissionMct("serpent", reverse=True),
     cryptopp=(CryptoppClass("Serpent", "serpent.h", "Serpent"),),
     arch_hardware={"narrow": _narrow_hardware},
+    structure=_structure,
 )

@@ -1,6 +1,6 @@
 """Twofish (Schneier et al.; AES finalist): 128-bit blocks, 128-, 192- and 256-bit keys."""
 
-from ..registry import CipherInfo, CryptoppClass, OracleRef, Param
+from ..registry import CipherInfo, CipherStructure, CryptoppClass, OracleRef, Param
 
 
 def _model():
@@ -43,6 +43,17 @@ def _proofs():
     return proof_pairs()
 
 
+def _structure():
+    from . import model
+
+    key = bytes(range(16))
+    # K0..K39 and the S-box key words S0, S1 that g uses (a parameter table counts both sets).
+    keys = [*model.expand_key(key), *model.sbox_key_words(key)]
+    return CipherStructure(rounds=str(model.ROUNDS), subkeys=len(keys),
+                           subkey_bits=max(k.bit_length() for k in keys),
+                           sboxes=tuple(tuple(t) for q in model.Q_TABLES for t in q))
+
+
 CIPHER = CipherInfo(
     name="twofish",
     title="Twofish (AES finalist)",
@@ -83,4 +94,5 @@ CIPHER = CipherInfo(
     arch_hardware={"narrow": _narrow_hardware},
     components=_components,
     proofs=_proofs,
+    structure=_structure,
 )

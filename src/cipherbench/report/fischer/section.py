@@ -15,10 +15,8 @@ comparison is of cycles per block, block RAM use and the shape of the trade-off.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from ...ciphers.registry import ciphers
@@ -56,43 +54,6 @@ EXPLANATION = (
 
 
 @dataclass(frozen=True)
-class _Facts:
-    """Where a finalist's reference model keeps what Table 1 counts. CipherInfo carries only the
-    block and key sizes, so the rest is named here once per cipher and computed from the model's
-    own tables and key schedule (nothing typed in)."""
-
-    rounds: Callable[[ModuleType], str]
-    subkeys: Callable[[ModuleType, bytes], list[Any]]  # the round-key units a key expands to
-    subkey_bits: Callable[[ModuleType, list[Any]], int]
-    sboxes: Callable[[ModuleType], list[Sequence[int]]]  # distinct tables of encryption
-
-
-def _word_bits(_m: ModuleType, keys: list[Any]) -> int:
-    return max(k.bit_length() for k in keys) if keys else 0
-
-
-def _serpent_subkey_bits(_m: ModuleType, keys: list[Any]) -> int:
-    return 32 * len(keys[0])  # round keys of four 32-bit words
-
-
-_FACTS: dict[str, _Facts] = {
-    "mars": _Facts(lambda m: f"{m.MIXING_ROUNDS}+{m.CORE_ROUNDS}+{m.MIXING_ROUNDS}",
-                   lambda m, k: m.expand_key(k), _word_bits,
-                   lambda m: [m.S[:256], m.S[256:]]),
-    "rc6": _Facts(lambda m: str(m.ROUNDS), lambda m, k: m.expand_key(k), _word_bits,
-                  lambda m: []),
-    "aes": _Facts(lambda m: str(m.rounds(128)), lambda m, k: m.expand_key(k),
-                  lambda _m, keys: 8 * len(keys[0]), lambda m: [m.SBOX]),
-    "serpent": _Facts(lambda m: str(m.ROUNDS), lambda m, k: m.round_keys(k),
-                      _serpent_subkey_bits, lambda m: list(m.SBOXES)),
-    # K0..K39 and the S-box key words S0, S1 that g uses (Fischer counts both sets).
-    "twofish": _Facts(lambda m: str(m.ROUNDS),
-                      lambda m, k: [*m.expand_key(k), *m.sbox_key_words(k)], _word_bits,
-                      lambda m: [t for q in m.Q_TABLES for t in q]),
-}
-
-
-@dataclass(frozen=True)
 class Params:
     """Table 1's quantities for one cipher and a 128-bit key, computed."""
 
@@ -117,20 +78,21 @@ def _table_shape(table: Sequence[int]) -> tuple[int, int]:
 
 
 def computed_params(cipher: str) -> Params:
-    """Table 1 for ``cipher`` from its registry entry and reference model."""
+    """Table 1 for ``cipher`` from its registry entry and the structure its folder computes from
+    its reference model (CipherInfo.structure)."""
     info = ciphers()[cipher]
-    facts = _FACTS[cipher]
-    model = importlib.import_module(f"cipherbench.ciphers.{cipher}.model")
-    keys = facts.subkeys(model, bytes(range(16)))  # any 128-bit key: counts do not depend on it
-    tables = facts.sboxes(model)
-    shapes = {_table_shape(t) for t in tables}
+    if info.structure is None:
+        raise ValueError(f"cipher {cipher} declares no structure (CipherInfo.structure)")
+    found = info.structure()
+    shapes = {_table_shape(t) for t in found.sboxes}
     shape = next(iter(shapes)) if len(shapes) == 1 else None
     return Params(
         cipher=cipher, block_bits=info.block_bits, key_sizes=info.key_sizes,
-        rounds=facts.rounds(model), subkeys=len(keys), subkey_bits=facts.subkey_bits(model, keys),
-        sboxes=len(tables), sbox_shape=f"{shape[0]} x {shape[1]}" if shape else None,
+        rounds=found.rounds, subkeys=found.subkeys, subkey_bits=found.subkey_bits,
+        sboxes=len(found.sboxes), sbox_shape=f"{shape[0]} x {shape[1]}" if shape else None,
         sbox_bits=shape[0] * shape[1] if shape else None,
-        rom_bits=sum(n * w for n, w in (_table_shape(t) for t in tables)) if tables else None,
+        rom_bits=(sum(n * w for n, w in (_table_shape(t) for t in found.sboxes))
+                  if found.sboxes else None),
     )
 
 
