@@ -1,0 +1,44 @@
+"""PRESENT (Bogdanov et al., CHES 2007; ISO/IEC 29192-2): 64-bit blocks, 80- and 128-bit keys.
+
+No independent implementation is maintained in the places the project draws oracles from (Debian,
+PyPI, Crypto++, Botan, cryptography, pycryptodome; docs/ciphers/present.md lists what was
+searched), so it declares no oracle: the specification's vectors are the reference, and
+verification and the trust table say that no second implementation checked it.
+"""
+
+from ..registry import CipherInfo
+
+
+def _model():
+    from .model import Present
+
+    return Present()
+
+
+def _hardware(options):
+    from .hw import PresentHardware
+
+    return PresentHardware(options)
+
+
+def _vector_sets(key_sizes):
+    """The typed-in vectors of the CHES 2007 paper and Poschmann's thesis, both directions."""
+    from ...verify.kat_formats import typed_cases
+    from .vectors import known_answers
+
+    yield "present-spec", typed_cases(known_answers(), key_sizes)
+
+
+CIPHER = CipherInfo(
+    name="present",
+    title="PRESENT (ISO/IEC 29192-2)",
+    block_bits=64,
+    key_sizes=(80, 128),
+    model=_model,
+    hardware=_hardware,
+    params={},
+    architectures=("iterative", "unrolled", "pipelined"),
+    vector_sets=_vector_sets,
+    oracle=None,
+    aliases=("PRESENT-80", "PRESENT-128"),
+)
