@@ -92,4 +92,6 @@ def test_variants_verify_and_count(design: str, expected: dict) -> None:
 def test_more_architectures_verify(design: str) -> None:
     spec = parse(design)
     report = verify_design(spec, ensure_design(spec), random_blocks=300)
-    assert report.failed == 0 and report.passed >= 300
+    # A one-direction core checks only its direction's share of the random blocks.
+    share = 300 if spec.param_dict["ops"] == "both" else 200
+    assert report.failed == 0 and report.passed >= share

@@ -78,7 +78,8 @@ def test_the_published_vectors_are_typed_in() -> None:
                                     "5579c1387b228445")
 
 
-@pytest.mark.parametrize("answer", list(known_answers()), ids=lambda a: f"{a[0]}-{a[1].hex()}-{a[2].hex()}")
+@pytest.mark.parametrize("answer", list(known_answers()),
+                         ids=lambda a: f"{a[0]}-{a[1].hex()}-{a[2].hex()}")
 def test_published_vectors_both_directions(answer) -> None:
     _, key, plain, cipher = answer
     assert encrypt_block(key, plain) == cipher

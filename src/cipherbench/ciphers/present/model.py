@@ -1,5 +1,5 @@
-"""PRESENT reference model (Bogdanov et al., "PRESENT: An Ultra-Lightweight Block Cipher", CHES 2007;
-ISO/IEC 29192-2): 64-bit block, 80- or 128-bit key, 31 rounds.
+"""PRESENT reference model (Bogdanov et al., "PRESENT: An Ultra-Lightweight Block Cipher",
+CHES 2007; ISO/IEC 29192-2): 64-bit block, 80- or 128-bit key, 31 rounds.
 
 Typed from the CHES 2007 paper, section 3:
 
