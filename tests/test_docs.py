@@ -60,9 +60,21 @@ def test_an_undocumented_architecture_parameter_fails_the_check(
 
 
 def test_an_undocumented_cipher_parameter_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cipher's own parameter is documented on the cipher's page, generated from its folder."""
     monkeypatch.setitem(ciphers()["des"].params, "dummy", Param(("x", "y"), "x", "undocumented"))
     problems = docgen.check()
-    assert any("docs/spec.md: spec-parameters: differs" in p for p in problems), problems
+    assert any("docs/ciphers/des.md: cipher-des: differs" in p for p in problems), problems
+
+
+def test_a_cipher_without_its_page_fails_the_check(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    """Adding a cipher means adding its folder, its tests and its page: a built-in cipher with no
+    docs/ciphers/NAME.md region is named, and nothing else in the docs lists the ciphers."""
+    docs = _copy_docs(tmp_path)
+    (docs / "docs" / "ciphers" / "des.md").unlink()
+    problems = docgen.check(root=docs)
+    assert problems == ["region cipher-des is in no document (add its markers where it "
+                        "belongs: docs/ciphers/des.md)"], problems
 
 
 def test_a_changed_manifest_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:

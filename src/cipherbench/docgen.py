@@ -94,7 +94,7 @@ def spec_examples() -> str:
 
 
 def spec_parameters() -> str:
-    """Every parameter: the common ones, each architecture's, each cipher's."""
+    """Every common and architecture parameter (a cipher's own are on its page: cipher_facts)."""
     rows = ["| parameter | applies to | values | default | meaning |",
             "| --- | --- | --- | --- | --- |"]
     for name, p in COMMON_PARAMS.items():
@@ -103,10 +103,6 @@ def spec_parameters() -> str:
         for name, p in arch.params.items():
             rows.append(f"| `{name}` | `{arch.name}` | {_values(p)} | `{p.default}` | "
                         f"{_cell(p.help)} |")
-    for cipher in ciphers().values():
-        for name, p in cipher.params.items():
-            rows.append(f"| `{name}` | `{cipher.name}` | {_values(p)} | `{p.default}` | "
-                        f"{_cell(p.help)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -114,26 +110,36 @@ def _architectures_of(cipher: Any) -> list[str]:
     return [a for a in ARCHITECTURES if not cipher.architectures or a in cipher.architectures]
 
 
-def spec_ciphers() -> str:
-    """Each cipher: sizes, architectures, and where it takes fewer values than a parameter has."""
-    rows = ["| cipher | name | block | key sizes | architectures | values it restricts |",
-            "| --- | --- | --- | --- | --- | --- |"]
-    for cipher in ciphers().values():
-        restricted = []
-        for arch_name in _architectures_of(cipher):
-            arch = ARCHITECTURES[arch_name]
-            full = {**COMMON_PARAMS, **arch.params}
-            defs = spec_module.all_param_defs(cipher, arch)
-            for name, p in full.items():
-                if defs[name].choices != p.choices:
-                    restricted.append(f"{arch_name} `{name}`: "
-                                      + ", ".join(f"`{c}`" for c in defs[name].choices))
-        hardware = ", ".join(f"`{a}`" for a in _architectures_of(cipher))
-        if cipher.hardware is None:
-            hardware = "(model only)"
-        rows.append(f"| `{cipher.name}` | {_cell(cipher.title)} | {cipher.block_bits} | "
-                    f"{', '.join(map(str, cipher.key_sizes))} | {hardware} | "
-                    f"{'; '.join(restricted) or '-'} |")
+def _restricted(cipher: Any) -> list[str]:
+    """Where the cipher takes fewer values than a common or architecture parameter has."""
+    restricted = []
+    for arch_name in _architectures_of(cipher):
+        arch = ARCHITECTURES[arch_name]
+        full = {**COMMON_PARAMS, **arch.params}
+        defs = spec_module.all_param_defs(cipher, arch)
+        for name, p in full.items():
+            if defs[name].choices != p.choices:
+                restricted.append(f"{arch_name} `{name}`: "
+                                  + ", ".join(f"`{c}`" for c in defs[name].choices))
+    return restricted
+
+
+def cipher_facts(name: str) -> str:
+    """A cipher's page (docs/ciphers/NAME.md, region ``cipher-NAME``): its sizes, architectures,
+    the values it restricts and its own parameters, from its CipherInfo."""
+    cipher = ciphers()[name]
+    hardware = ", ".join(f"`{a}`" for a in _architectures_of(cipher))
+    if cipher.hardware is None:
+        hardware = "(model only)"
+    rows = ["| | |", "| --- | --- |",
+            f"| cipher | `{cipher.name}`: {_cell(cipher.title)} |",
+            f"| block | {cipher.block_bits} bits |",
+            f"| key sizes | {', '.join(map(str, cipher.key_sizes))} bits |",
+            f"| architectures | {hardware} |",
+            f"| values it restricts | {'; '.join(_restricted(cipher)) or '-'} |"]
+    for param, p in cipher.params.items():
+        rows.append(f"| parameter `{param}` | {_values(p)}, default `{p.default}`: "
+                    f"{_cell(p.help)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -224,11 +230,24 @@ REGIONS: dict[str, Callable[[], str]] = {
     "spec-grammar": spec_grammar,
     "spec-examples": spec_examples,
     "spec-parameters": spec_parameters,
-    "spec-ciphers": spec_ciphers,
     "architectures-table": architectures_table,
     "interface-manifest": interface_manifest,
     "readme-layout": readme_layout,
 }
+
+
+def all_regions() -> dict[str, Callable[[], str]]:
+    """The fixed regions and one per built-in cipher (``cipher-NAME``, on docs/ciphers/NAME.md):
+    a cipher added without its page fails the check."""
+    from functools import partial
+
+    from .ciphers.registry import BUILT_IN
+
+    found = dict(REGIONS)
+    for name, cipher in ciphers().items():
+        if cipher.origin == BUILT_IN:
+            found[f"cipher-{name}"] = partial(cipher_facts, name)
+    return found
 
 
 class DocsError(Exception):
@@ -261,11 +280,13 @@ def find_regions(root: Path = ROOT) -> list[Region]:
 def check(root: Path = ROOT, regions: dict[str, Callable[[], str]] | None = None,
           write: bool = False) -> list[str]:
     """The problems (empty: the docs agree with the code); with ``write``, fix the texts."""
-    regions = REGIONS if regions is None else regions
+    regions = all_regions() if regions is None else regions
     problems = []
     found = find_regions(root)
     placed = {r.name for r in found}
-    problems += [f"region {name} is in no document (add its markers where it belongs)"
+    problems += [f"region {name} is in no document (add its markers where it belongs"
+                 + (f": docs/ciphers/{name.removeprefix('cipher-')}.md" if name.startswith("cipher-")
+                    else "") + ")"
                  for name in regions if name not in placed]
     texts: dict[str, str] = {}
     edits: dict[Path, list[tuple[Region, str]]] = {}
