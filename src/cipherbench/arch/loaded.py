@@ -37,7 +37,7 @@ def key_port(io: CoreInterface) -> Value:
     """The key a core's key schedule takes: the ``key`` port, or in a keys=loaded core, which has
     none, a signal of its width named as it that stays 0 (its key schedule is the round-key
     memory's write port, and reads no key)."""
-    if hasattr(io.key, "data"):
+    if io.signature.round_keys is None:
         return io.key.data
     return Signal(io.shape.key_bits, name="key")
 
