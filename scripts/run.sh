@@ -7,6 +7,9 @@ scripts/setup.sh
 if [[ -z "${CIPHERBENCH_LIBERTY:-}" && -f ../shared/pdk/nangate45/nangate45_typ.lib.gz ]]; then
   export CIPHERBENCH_LIBERTY="$(cd ../shared/pdk/nangate45 && pwd)/nangate45_typ.lib.gz"
 fi
+if [[ -z "${CIPHERBENCH_KAT:-}" && -d ../shared/kat ]]; then
+  export CIPHERBENCH_KAT="$(cd ../shared/kat && pwd)"
+fi
 .venv/bin/cipherbench run "$@"
 .venv/bin/cipherbench report -o report
 echo "report: $(pwd)/report/report.html"

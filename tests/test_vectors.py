@@ -10,7 +10,6 @@ import pytest
 from cipherbench.ciphers.aes import vectors as aes_vectors
 from cipherbench.ciphers.aes.vectors import AESAVS_FAMILIES, aesavs_files
 from cipherbench.errors import CipherbenchError
-from cipherbench.verify import vectors
 from cipherbench.verify.vectors import (
     VectorCase,
     cryptography_vectors_dir,
@@ -356,11 +355,10 @@ def test_kat_root_environment_pointing_nowhere(tmp_path: Path, monkeypatch: pyte
         kat_root()
 
 
-def test_kat_root_default_is_next_to_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kat_root_is_only_what_is_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No folder outside the project is looked for: unset, there are no official files."""
     monkeypatch.delenv("CIPHERBENCH_KAT", raising=False)
-    repository = Path(vectors.__file__).resolve().parents[3]
-    shared = repository.parent / "shared" / "kat"
-    assert kat_root() == (shared if shared.is_dir() else None)
+    assert kat_root() is None
 
 
 def test_cryptography_vectors_dir() -> None:

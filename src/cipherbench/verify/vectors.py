@@ -300,28 +300,19 @@ def read_simple_vectors(path_or_text: str | os.PathLike[str]) -> list[tuple[byte
 # --- where the official files are -----------------------------------------------------------------------
 
 
-def _repository_root() -> Path | None:
-    """The checkout holding this source tree (src layout: <repo>/src/cipherbench/verify/vectors.py)."""
-    candidate = Path(__file__).resolve().parents[3]
-    return candidate if (candidate / "pyproject.toml").is_file() else None
-
-
 def kat_root() -> Path | None:
-    """The shared known-answer folder: $CIPHERBENCH_KAT, else <repo>/../shared/kat, else None."""
+    """The folder of official known-answer files: $CIPHERBENCH_KAT, else None (the typed-in sets
+    remain). scripts/test.sh and CI set it."""
     configured = os.environ.get(KAT_ENV_VAR, "").strip()
-    if configured:
-        folder = Path(configured).expanduser()
-        if not folder.is_dir():
-            # An explicit setting that points nowhere would otherwise silently skip every KAT test.
-            raise CipherbenchError(
-                f"{KAT_ENV_VAR}={configured} is not a folder; point it at the shared kat folder or unset it"
-            )
-        return folder
-    repository = _repository_root()
-    if repository is None:
+    if not configured:
         return None
-    shared = repository.parent / "shared" / "kat"
-    return shared if shared.is_dir() else None
+    folder = Path(configured).expanduser()
+    if not folder.is_dir():
+        # An explicit setting that points nowhere would otherwise silently skip every KAT test.
+        raise CipherbenchError(
+            f"{KAT_ENV_VAR}={configured} is not a folder; point it at the kat folder or unset it"
+        )
+    return folder
 
 
 def cryptography_vectors_dir(*parts: str) -> Path | None:
