@@ -153,7 +153,9 @@ PIPELINES = {
     "mars-128/pipelined:keys=stored,stages=2": 17,   # ceil(33/2) passes per block
     "mars-128/pipelined:keys=stored": 1,
 }
-PIPELINE_DEFAULT = ("mars-128/pipelined:keys=stored,stages=2",)
+# Both MARS pipelines are long builds (127 s for stages=2 in CI): --runslow. The stored-key
+# pipeline family stays in the default suite through HIGHT, SM4 and RC6.
+PIPELINE_DEFAULT: tuple[str, ...] = ()
 
 
 @pytest.mark.parametrize("design", [d if d in PIPELINE_DEFAULT else
