@@ -4,10 +4,10 @@ known), and exact cycle counts: one round per clock (40), two with unrolling (20
 
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
+from verified import verified_counts
 
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.gift import hw
@@ -18,12 +18,7 @@ from cipherbench.verify.designs import verify_design
 ROUNDS = 40
 
 
-@functools.cache
-def _verified(design: str, random_blocks: int) -> dict[str, int]:
-    spec = parse(design)
-    report = verify_design(spec, ensure_design(spec), random_blocks=random_blocks)
-    assert report.failed == 0
-    return {s.name: s.passed for s in report.sets}
+_verified = verified_counts  # tests/verified.py: once per test process
 
 
 def _counts(design: str) -> dict:

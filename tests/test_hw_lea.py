@@ -8,19 +8,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from verified import verified_counts
 
 from cipherbench.cache import ensure_design
 from cipherbench.spec import parse
-from cipherbench.verify.designs import verify_design
 
 ROUNDS = {128: 24, 192: 28, 256: 32}
 
 
-def _verified(design: str, blocks: int) -> dict[str, int]:
-    spec = parse(design)
-    report = verify_design(spec, ensure_design(spec), random_blocks=blocks)
-    assert report.failed == 0, [s.first_failures for s in report.sets if s.failed]
-    return {s.name: s.passed for s in report.sets}
+_verified = verified_counts  # tests/verified.py: once per test process
 
 
 def test_three_in_one_iterative_core() -> None:

@@ -4,10 +4,10 @@ known), and exact cycle counts: one round per clock (31), two with unrolling (16
 
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
+from verified import verified_counts
 
 from cipherbench.cache import ensure_design
 from cipherbench.spec import parse
@@ -16,13 +16,7 @@ from cipherbench.verify.designs import verify_design
 ROUNDS = 31
 
 
-@functools.cache
-def _verified(design: str, random_blocks: int) -> dict[str, int]:
-    """The design verified once per test process: the passed count of every vector set."""
-    spec = parse(design)
-    report = verify_design(spec, ensure_design(spec), random_blocks=random_blocks)
-    assert report.failed == 0
-    return {s.name: s.passed for s in report.sets}
+_verified = verified_counts  # tests/verified.py: once per test process
 
 
 def _counts(design: str) -> dict:

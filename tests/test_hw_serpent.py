@@ -5,11 +5,11 @@ keys with the decryption run-up stored once per key, or a round-key memory)."""
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 
 import pytest
+from verified import verified_counts
 
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.serpent import hw
@@ -20,13 +20,7 @@ from cipherbench.verify.designs import verify_design
 ROUNDS = 32
 
 
-@functools.cache
-def _verified(design: str, random_blocks: int) -> dict[str, int]:
-    """The design verified once per test process: the passed count of every vector set."""
-    spec = parse(design)
-    report = verify_design(spec, ensure_design(spec), random_blocks=random_blocks)
-    assert report.failed == 0
-    return {s.name: s.passed for s in report.sets}
+_verified = verified_counts  # tests/verified.py: once per test process
 # NESSIE's verified test-vector file per key size and the single blocks read from it (sets 1-8;
 # the iterated values are not single blocks), both directions.
 NESSIE = {128: ("Serpent-128-128.verified", 2056), 192: ("Serpent-192-128.verified", 2312),

@@ -8,21 +8,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from verified import verified_counts
 
 from cipherbench.arch.base import CoreOptions
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.sm4.hw import Sm4Hardware
 from cipherbench.spec import parse
-from cipherbench.verify.designs import verify_design
 
 ROUNDS = 32
 
 
-def _verified(design: str, blocks: int) -> dict[str, int]:
-    spec = parse(design)
-    report = verify_design(spec, ensure_design(spec), random_blocks=blocks)
-    assert report.failed == 0, [s.first_failures for s in report.sets if s.failed]
-    return {s.name: s.passed for s in report.sets}
+_verified = verified_counts  # tests/verified.py: once per test process
 
 
 def test_iterative_core_every_vector_set_random_blocks_and_the_oracle() -> None:

@@ -6,11 +6,11 @@ folded into rounds 1 and 16: 16 clocks)."""
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 
 import pytest
+from verified import verified_counts
 from amaranth.hdl import Const, Module, Signal
 from amaranth.sim import Simulator
 
@@ -27,13 +27,7 @@ def _counts(design: str) -> dict:
     return json.loads((folder / "manifest.json").read_text())["cycles_by_key_size"]
 
 
-@functools.cache
-def _verified(design: str, random_blocks: int) -> dict[str, int]:
-    """The design verified once per test process: the passed count of every vector set."""
-    spec = parse(design)
-    report = verify_design(spec, ensure_design(spec), random_blocks=random_blocks)
-    assert report.failed == 0
-    return {s.name: s.passed for s in report.sets}
+_verified = verified_counts  # tests/verified.py: once per test process
 
 
 def test_chain_table_is_the_models() -> None:
