@@ -161,6 +161,22 @@ def test_the_nsa_study_measures_no_power() -> None:
     assert study.settings_for("asic")["power"] is False and study.asic.speed_grades == 5
 
 
+def test_the_default_study_measures_asic_area_and_speed_without_power(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """scripts/run.sh's study: both ends of every ASIC job without power (each job proves its
+    netlist against the prefix the generic job simulated), every other target as it was."""
+    from cipherbench.study import RunSummary, default_study, plan_jobs
+
+    one_library(monkeypatch)
+    jobs = plan_jobs(default_study().override(targets=("generic", "asic")), RunSummary())
+    assert sorted((str(j.design), j.target.flow, j.target.settings.get("goal", "-"),
+                   j.target.settings.get("power", "-")) for j in jobs) == [
+        ("aes-128/iterative", "asic", "area", False), ("aes-128/iterative", "asic", "speed", False),
+        ("aes-128/iterative", "generic", "-", "-"),
+        ("aes/iterative", "asic", "area", False), ("aes/iterative", "asic", "speed", False),
+        ("aes/iterative", "generic", "-", "-")]
+
+
 def test_latch_pairs_double_every_asic_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """asic_sequential = ["flipflop", "latch"]: every ASIC job also with latch pairs (its own
     target id); flip-flop jobs keep their plain settings, other targets are not repeated."""
