@@ -1,0 +1,63 @@
+"""CLEFIA (RFC 6114, ISO/IEC 29192-2): 128-bit blocks, 128/192/256-bit keys, 18/22/26 rounds of a
+4-branch generalized Feistel network.
+
+No independent implementation is maintained in the places the project draws oracles from (Debian,
+PyPI, Crypto++ 8.7, Botan 2, cryptography, pycryptodome, OpenSSL; docs/ciphers/clefia.md lists what
+was searched), so it declares no oracle: the RFC's vectors are the reference, and verification and
+the trust table say that no second implementation checked it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..registry import CipherInfo
+
+if TYPE_CHECKING:
+    from ...arch.base import CoreOptions
+    from ...verify.vectors import VectorCase
+    from .hw import ClefiaHardware
+    from .model import CLEFIA
+
+
+def _model() -> CLEFIA:
+    from .model import CLEFIA
+
+    return CLEFIA()
+
+
+def _hardware(options: CoreOptions) -> ClefiaHardware:
+    from .hw import ClefiaHardware
+
+    return ClefiaHardware(options)
+
+
+def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorCase]]]:
+    """RFC 6114's three examples (typed in), then the files of the shared kat/clefia folder if
+    there are any."""
+    from ...verify.kat_formats import cases_for_key_sizes, find_kat_files, read_kat_file, typed_cases
+    from ...verify.vectors import kat_root
+    from .vectors import known_answers
+
+    cases = typed_cases((("RFC 6114", *answer) for answer in known_answers()), key_sizes)
+    if cases:
+        yield "rfc6114", cases
+    root = kat_root()
+    for path in find_kat_files(root / "clefia") if root else []:
+        found = cases_for_key_sizes(read_kat_file(path, block_bytes=16).cases, key_sizes)
+        if found:
+            yield path.name, found
+
+
+CIPHER = CipherInfo(
+    name="clefia",
+    title="CLEFIA (RFC 6114, ISO/IEC 29192-2)",
+    block_bits=128,
+    key_sizes=(128, 192, 256),
+    model=_model,
+    hardware=None,  # hw.py follows in the next commit
+    params={},
+    vector_sets=_vector_sets,
+    oracle=None,
+)
