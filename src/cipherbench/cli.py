@@ -170,11 +170,11 @@ def generate(design: str, out_dir: Path, no_measure: bool) -> None:
 def simulate(design: str, op: str, vectors_in: Path, out_path: Path) -> None:
     """Run vectors through DESIGN's generated RTL in Verilator (not the model)."""
     from .cache import ensure_design
-    from .spec import parse
+    from .external.spec import design_of
     from .verify.sim import BlockOp, KeyOp, Simulator
     from .verify.vectors import read_simple_vectors
 
-    spec = parse(design)
+    spec = design_of(design)
     vectors = read_simple_vectors(vectors_in)
     _check_vector_sizes(spec, vectors, vectors_in, op)
     sim = Simulator(ensure_design(spec, progress=_progress))
@@ -231,11 +231,11 @@ def verify(design: str, random_blocks: int, seed: int, mct_outer: int) -> None:
     run makes (the default --seed, and --random at least the default).
     """
     from .cache import ensure_design
-    from .spec import parse
+    from .external.spec import design_of
     from .verify.designs import verify_design
     from .verify.record import MCT_OUTER, RANDOM_BLOCKS, RECORD, SEED, write_record
 
-    spec = parse(design)
+    spec = design_of(design)
     folder = ensure_design(spec, progress=_progress)
 
     def show(outcome: Any) -> None:
@@ -301,6 +301,45 @@ def run(study: Path | None, db: str | None, liberty: str | None, designs: tuple[
     # leaves a database behind.
     summary = run_study(plan, lambda: Store(location), force=force, say=_progress, runner=runner)
     click.echo(summary.line())
+    if summary.errors:
+        sys.exit(EXIT_FAILED_JOBS)
+
+
+@main.command()
+@click.argument("description", type=click.Path(dir_okay=False, path_type=Path))
+@_db_option
+@click.option("--liberty", default=None, metavar="LIB",
+              help="A Liberty file or built-in library measured beside osu018 (as for run).")
+@click.option("--target", "targets", multiple=True,
+              help="Only these targets (default: every available one).")
+@click.option("--jobs", "-j", "jobs", type=int, default=None, metavar="N",
+              help="Local worker processes (default: the CPUs).")
+def measure(description: Path, db: str | None, liberty: str | None, targets: tuple[str, ...],
+            jobs: int | None) -> None:
+    """Verify and measure your own core (DESCRIPTION: a core.toml, docs/your-core.md) on every
+    available target, and print where it stands among the generated cores of its cipher."""
+    from dataclasses import replace
+
+    from .executor import make_runner
+    from .external.measure import measured_designs
+    from .external.spec import external_spec
+    from .report.standing import HEADERS, standing_rows
+    from .store import Store, default_db_path, store_exists
+    from .study import default_study, run_study
+
+    spec = external_spec(description)
+    location = db or default_db_path()
+    stored = Store(location).results() if store_exists(location) else []
+    plan = replace(default_study(), name=f"measure {spec.core}",
+                   designs=measured_designs(spec, stored))
+    plan = plan.override(targets=targets, liberty=liberty)
+    runner = make_runner("local", location, jobs=jobs, workers=None, scheduler=None)
+    summary = run_study(plan, lambda: Store(location), say=_progress, runner=runner)
+    click.echo(summary.line())
+    rows = standing_rows(Store(location).results(), str(spec))
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(HEADERS)]
+    for row in [HEADERS, *rows]:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     if summary.errors:
         sys.exit(EXIT_FAILED_JOBS)
 

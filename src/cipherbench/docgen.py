@@ -53,6 +53,8 @@ PACKAGES = {
                "vector sets (CipherInfo)",
     "components": "S-boxes (table, shared-inverse, composite field), GF(2^8), adders, "
                   "multipliers, rotators, ...",
+    "external": "a designer's own core: its TOML description, port checks, the harness of "
+                "each protocol, `cipherbench measure`",
     "flows": "generic gates, ASIC (Liberty, STA, power), FPGA (nextpnr), layout (qflow)",
     "jobs": "one design on one target: its key, measurement, netlist check, provenance",
     "report": "Markdown, CSV, HTML and plots from the store; each seed's section and published "

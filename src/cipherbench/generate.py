@@ -6,6 +6,7 @@ and renamed into place at the end, so an interrupted or failed run never leaves 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import tempfile
@@ -22,7 +23,7 @@ from .ciphers.registry import ciphers
 from .digest import design_digest, source_digest
 from .interface import CoreShape
 from .rtl import to_verilog
-from .spec import DesignSpec, parse
+from .spec import DesignSpec
 
 # The top-level sub-blocks every architecture instantiates (NSA Figure 3's breakdown).
 BLOCKS = ("datapath", "key_schedule", "controller")
@@ -33,6 +34,10 @@ BLOCKS = ("datapath", "key_schedule", "controller")
 GENERATOR_SOURCES = ("arch", "ciphers", "components", "interface.py", "rtl.py", "rtl_modules.py",
                      "yosys_runner.py",
                      "generate.py", "spec.py", "verify/sim.py", "verify/measure.py", "verify/tb")
+# What decides a described core's folder besides its own files: the description's reader, the
+# harness and the simulation that measures its cycles.
+EXTERNAL_SOURCES = ("external", "interface.py", "rtl.py", "rtl_modules.py", "yosys_runner.py",
+                    "generate.py", "verify/sim.py", "verify/measure.py", "verify/tb")
 # The sources that turn a design into figures (flows, metrics): part of every result's key.
 MEASUREMENT_SOURCES = ("flows", "metrics.py", "tools.py", "power.py", "verify/record.py",
                        "verify/netlist.py", "verify/netlist_proof.py", "verify/activity.py", "verify/tb")
@@ -43,8 +48,19 @@ def generator_digest(spec: DesignSpec | None = None) -> str:
     """Hash of the sources that decide ``spec``'s design (its cipher, architecture and what they
     import: digest.py), or of every generator source when no spec is given."""
     if spec is not None:
+        if is_external(spec):
+            # A designer's core: its own files, and the code that wraps and measures it.
+            return hashlib.sha256(f"{spec.digest}|{source_digest(EXTERNAL_SOURCES)}"  # type: ignore[attr-defined]
+                                  .encode()).hexdigest()[:20]
         return design_digest(spec.cipher, spec.arch)
     return source_digest(GENERATOR_SOURCES)
+
+
+def is_external(spec: DesignSpec) -> bool:
+    """A designer's own core (external/), not one cipherbench generates."""
+    from .external.spec import ExternalSpec
+
+    return isinstance(spec, ExternalSpec)
 
 
 @lru_cache(maxsize=None)
@@ -78,6 +94,10 @@ def top_name(spec: DesignSpec) -> str:
 
 def write_design(spec: DesignSpec, out_dir: Path) -> dict[str, Any]:
     """Write Verilog and a manifest without cycle counts; return the manifest."""
+    if is_external(spec):
+        from .external.design import write_external_design
+
+        return write_external_design(spec, out_dir, generator_digest(spec))  # type: ignore[arg-type]
     core, shape, described = build_core(spec)
     name = top_name(spec)
     io = core.io  # type: ignore[attr-defined]
@@ -128,13 +148,19 @@ def measure_design_cycles(design_dir: Path, spec: DesignSpec) -> dict[str, Any]:
 def generate(spec_text: str | DesignSpec, out_dir: Path, *, measure: bool = True,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Generate a design into out_dir (replacing it); return the manifest."""
-    spec = parse(spec_text) if isinstance(spec_text, str) else spec_text
+    spec = design_of(spec_text) if isinstance(spec_text, str) else spec_text
     out_dir = Path(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     try:
         _say(progress, f"generating {spec}")
         manifest = write_design(spec, staging)
+        if measure and is_external(spec):
+            # A designer's core is verified before its cycles are measured, so a wrong one is
+            # told its first failing cases (verify/record.py), not the measurement's mismatch.
+            from .verify.record import ensure_verified
+
+            ensure_verified(spec, staging, progress=progress)
         if measure:
             _say(progress, f"measuring cycle counts of {spec} in simulation")
             by_size = measure_design_cycles(staging, spec)
@@ -149,6 +175,13 @@ def generate(spec_text: str | DesignSpec, out_dir: Path, *, measure: bool = True
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return manifest
+
+
+def design_of(text: str) -> DesignSpec:
+    """A design spec, or the design of a core description's path (external/spec.py)."""
+    from .external.spec import design_of as resolve
+
+    return resolve(text)
 
 
 def _say(progress: Callable[[str], None] | None, text: str) -> None:

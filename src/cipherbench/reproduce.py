@@ -36,7 +36,6 @@ class Comparison:
 def reproduce(store: Store, result_id: int,
               say: Callable[[str], None] | None = None) -> Comparison:
     """Run result ``result_id``'s job again and compare its figures with the stored ones."""
-    from .spec import parse
     from .jobs import Job, job_key, measure
     from .targets import Target
 
@@ -49,7 +48,7 @@ def reproduce(store: Store, result_id: int,
                                "measured results can be reproduced")
     prov = stored.provenance or {}
     try:
-        spec = parse(prov["design"])
+        spec = _design(prov)
         target = Target(prov["target"], prov["flow"], dict(prov.get("settings") or {}))
     except KeyError as exc:
         raise CipherbenchError(f"result {result_id} has no {exc} in its provenance; it was "
@@ -69,6 +68,22 @@ def reproduce(store: Store, result_id: int,
     for kind in ("measurements", "cycles", "metrics"):
         _compare(kind, getattr(stored, kind) or {}, getattr(fresh, kind) or {}, comparison)
     return comparison
+
+
+def _design(prov: dict[str, Any]) -> Any:
+    """The stored design: a spec, or a designer's core read again from its description, which
+    must still hash as it did (its files unchanged)."""
+    from .external.spec import external_spec
+    from .spec import parse
+
+    external = prov.get("external")
+    if not external:
+        return parse(prov["design"])
+    spec = external_spec(external["description"])
+    if spec.canonical() != prov["design"]:
+        raise CipherbenchError(f"{external['description']} or its HDL files changed since "
+                               f"result was stored ({prov['design']}); restore them to reproduce it")
+    return spec
 
 
 def _check_liberty(prov: dict[str, Any], comparison: Comparison) -> None:

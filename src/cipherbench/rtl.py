@@ -69,7 +69,8 @@ def to_verilog(top: Elaboratable, ports: Sequence[Signal], name: str, out_dir: P
     # One module per distinct component (rtl_modules.py), not one per instance.
     il_path.write_text(share_identical_modules(to_rtlil(top, ports, name)).rtlil)
     script = "\n".join([
-        *(f"read_verilog -lib {path}" for path in instantiated),
+        *(f"read_verilog -lib {'-sv ' if path.suffix == '.sv' else ''}{path}"
+          for path in instantiated),
         f"read_rtlil {il_path}",
         f"hierarchy -top {name}",
         "proc",

@@ -126,7 +126,12 @@ def check_settings(flow: str, settings: dict[str, Any], known: set[str]) -> None
 
 def yosys_read_verilog(design: Design) -> str:
     """The Yosys command that reads the design's Verilog files."""
-    return "read_verilog " + " ".join(_quote(str(f)) for f in design.verilog)
+    plain = [f for f in design.verilog if f.suffix != ".sv"]
+    system = [f for f in design.verilog if f.suffix == ".sv"]
+    # A designer's core may be SystemVerilog (external/); generated designs are Verilog-2005.
+    reads = [f"read_verilog {' '.join(_quote(str(f)) for f in plain)}" if plain else "",
+             f"read_verilog -sv {' '.join(_quote(str(f)) for f in system)}" if system else ""]
+    return "\n".join(r for r in reads if r)
 
 
 def yosys_read_script(design: Design) -> list[str]:

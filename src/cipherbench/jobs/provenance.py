@@ -76,6 +76,8 @@ def provenance_of(job: Job, tools: dict[str, str], inputs: str, key: str,
         prov["liberty"] = {"path": liberty, "sha256": _file_sha256(Path(liberty))}
     if manifest:
         prov["verification"] = manifest.get("verification")
+        if manifest.get("external"):  # a designer's core: its description and files, hashed
+            prov["external"] = manifest["external"]
     if netlist_check:
         prov["netlist_check"] = netlist_check
     return prov

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..store import Result, Store
-from . import analysis, headline, html, software, tables, trust
+from . import analysis, headline, html, software, standing, tables, trust
 from .fischer import section as fischer_section
 from .gaj import section as gaj_section
 from .nsa import findings as nsa_findings
@@ -172,12 +172,24 @@ def _software(results: list[Result], baseline: dict[str, Any] | None) -> list[Se
     return [Section(SOFTWARE_SECTION, tables=[software.software_table(baseline, results)])]
 
 
+def _external(results: list[Result]) -> list[Section]:
+    """Designers' own cores and where each stands (report/standing.py); none without them."""
+    table = standing.standing_table(results)
+    if table is None:
+        return []
+    return [Section(standing.TITLE, paragraphs=[
+        "Cores described by their designers (docs/your-core.md), named CIPHER/external:NAME, "
+        "verified as the generated ones and measured on the same flows. Each row's provenance "
+        "holds the hash of the description and of every HDL file."], tables=[table])]
+
+
 def build_sections(results: list[Result],
                    baseline: dict[str, Any] | None = None) -> list[Section]:
     """The report's content, shared by the Markdown and HTML renderings."""
     return [
         _summary(results),
         _headline(results),
+        *_external(results),
         *_nsa(results),
         *_nsa_findings(results),
         *_nsa_grades(results),

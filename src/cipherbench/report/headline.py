@@ -89,12 +89,12 @@ def _positive(value: Any) -> float | None:
     return float(value)
 
 
-def _best_of_runs(runs: Sequence[Result], name: str, higher: bool) -> Best | None:
+def best_of_runs(runs: Sequence[Result], name: str, higher: bool) -> Best | None:
     found = [(v, r, "") for r in runs if (v := _positive(figure(r, name))) is not None]
     return _pick(found, higher)
 
 
-def _best_per_key(runs: Sequence[Result], name: str, higher: bool) -> Best | None:
+def best_per_key(runs: Sequence[Result], name: str, higher: bool) -> Best | None:
     """The best over runs and key sizes; its key is "" when every key size reaches it (a
     pipeline's throughput), else the key size it is at."""
     found = [(v, r, k) for r in runs for k in key_sizes(r)
@@ -125,7 +125,7 @@ def _key_note(best: Best, several_keys: bool) -> str:
 
 
 def area_cell(kind: str, unit: Unit, runs: Sequence[Result]) -> str:
-    best = _best_of_runs(runs, unit.area, higher=False)
+    best = best_of_runs(runs, unit.area, higher=False)
     if best is None:
         return MISSING
     text = f"{whole(best[0])} {unit.area_label}"
@@ -135,9 +135,9 @@ def area_cell(kind: str, unit: Unit, runs: Sequence[Result]) -> str:
 
 def clock_cell(kind: str, runs: Sequence[Result]) -> str:
     if kind == "generic":  # no clock: the depth of logic between registers stands in
-        depth = _best_of_runs(runs, "logic_depth", higher=False)
+        depth = best_of_runs(runs, "logic_depth", higher=False)
         return f"no clock; logic depth {whole(depth[0])}" if depth else MISSING
-    best = _best_of_runs(runs, "fmax_mhz", higher=True)
+    best = best_of_runs(runs, "fmax_mhz", higher=True)
     if best is None:
         return MISSING
     return f"{whole(best[0])} MHz ({fmt(1000.0 / best[0])} ns)"
@@ -145,15 +145,15 @@ def clock_cell(kind: str, runs: Sequence[Result]) -> str:
 
 def throughput_cell(kind: str, runs: Sequence[Result], several_keys: bool) -> str:
     if kind == "generic":
-        best = _best_per_key(runs, "bits_per_cycle", higher=True)
+        best = best_per_key(runs, "bits_per_cycle", higher=True)
         return MISSING if best is None else (f"{whole(best[0])} bits/cycle"
                                              f"{_key_note(best, several_keys)}")
-    best = _best_per_key(runs, "throughput_mbps", higher=True)
+    best = best_per_key(runs, "throughput_mbps", higher=True)
     return MISSING if best is None else f"{whole(best[0])} Mbps{_key_note(best, several_keys)}"
 
 
 def efficiency_cell(unit: Unit, runs: Sequence[Result], several_keys: bool) -> str:
-    best = _best_per_key(runs, unit.efficiency, higher=True) if unit.efficiency else None
+    best = best_per_key(runs, unit.efficiency, higher=True) if unit.efficiency else None
     if best is None:
         return MISSING
     return f"{fmt(best[0])} {unit.efficiency_label}{_key_note(best, several_keys)}"

@@ -4,6 +4,8 @@ Study file::
 
     name = "default"
     designs = ["aes-128/iterative", "aes/iterative"]
+    cores = ["examples/aes128-command/core.toml"]  # optional: designers' own cores
+                                         # (docs/your-core.md), relative to the study file
     targets = ["generic", "asic", "fpga-ecp5", "fpga-ice40"]
     skip_unavailable = true              # optional: leave out targets whose tools are missing
 

@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CipherbenchError
+from ..external.spec import design_of, external_spec
 from ..flows.asic.study_options import AsicPlan, study_plan
 from ..spec import DesignSpec, parse
 from ..targets import DEFAULT_TARGETS, TARGET_NAMES
 
 DEFAULT_DESIGNS = ("aes-128/iterative", "aes/iterative")
 # The keys of a study file that belong to no flow.
-STUDY_KEYS = ("name", "designs", "targets", "skip_unavailable")
+STUDY_KEYS = ("name", "designs", "cores", "targets", "skip_unavailable")
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Study:
                  liberty: str | Path | None = None) -> "Study":
         study = self
         if designs:
-            study = replace(study, designs=tuple(parse(d) for d in designs))
+            study = replace(study, designs=tuple(design_of(d) for d in designs))
         if targets:
             study = replace(study, targets=check_targets(targets, "--target"),
                             skip_unavailable=False)
@@ -84,9 +85,15 @@ def load_study(path: Path) -> Study:
     if unknown:
         raise CipherbenchError(f"{path}: unknown key(s) {', '.join(unknown)}; valid: "
                                f"{', '.join(sorted(known_keys()))}")
-    designs = data.get("designs")
-    if not isinstance(designs, list) or not designs or not all(isinstance(d, str) for d in designs):
-        raise CipherbenchError(f"{path}: 'designs' must be a non-empty list of design specs")
+    designs = data.get("designs", [])
+    cores = data.get("cores", [])
+    for key, value, what in (("designs", designs, "design specs"),
+                             ("cores", cores, "core descriptions (paths to .toml files)")):
+        if not isinstance(value, list) or not all(isinstance(d, str) for d in value):
+            raise CipherbenchError(f"{path}: '{key}' must be a list of {what}")
+    if not designs and not cores:
+        raise CipherbenchError(f"{path}: 'designs' (design specs) or 'cores' (core descriptions) "
+                               f"must name at least one design")
     targets = data.get("targets", list(DEFAULT_TARGETS))
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise CipherbenchError(f"{path}: 'targets' must be a list of target names")
@@ -95,7 +102,8 @@ def load_study(path: Path) -> Study:
             raise CipherbenchError(f"{path}: '{key}' must be {what}")
     return Study(
         name=str(data.get("name", Path(path).stem)),
-        designs=tuple(parse(d) for d in designs),
+        designs=(*(parse(d) for d in designs),
+                 *(external_spec(Path(path).parent / core) for core in cores)),
         targets=check_targets(tuple(targets), where),
         asic=study_plan(data, where, targets),
         skip_unavailable=bool(data.get("skip_unavailable", True)),

@@ -20,6 +20,7 @@ def run_study(study: Study, open_store: Callable[[], Any], *, force: bool = Fals
     started = time.monotonic()
     summary = RunSummary()
     jobs = plan_jobs(study, summary)
+    verify_external_cores(study, say)
     # Opened here even when workers write: it creates and migrates the database once, before
     # any worker connects.
     store = open_store()
@@ -44,3 +45,15 @@ def run_study(study: Study, open_store: Callable[[], Any], *, force: bool = Fals
             run_batch(grades, bar)
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def verify_external_cores(study: Study, say: Callable[[str], None] | None) -> None:
+    """A designer's core is verified before the store is opened: one that fails stops the run
+    with its first failing case, and nothing of it is stored (docs/your-core.md)."""
+    from ..cache import ensure_design
+    from ..generate import is_external
+    from ..verify.record import ensure_verified
+
+    for design in study.designs:
+        if is_external(design):
+            ensure_verified(design, ensure_design(design, progress=say), progress=say)

@@ -53,7 +53,7 @@ def check_cases(sim: Simulator, cases: Iterable[Case], *, fail_limit: int = 10,
     if not cases:
         return CheckResult(0, 0)
     ops, order = _ops(cases, drain)
-    return _compare(cases, order, sim.run(ops), fail_limit)
+    return _compare(cases, order, ops, sim.run(ops), fail_limit)
 
 
 def _ops(cases: list[Case], drain: bool) -> tuple[list[Op], list[int]]:
@@ -89,12 +89,15 @@ def check_key_agility(sim: Simulator, model: CipherModel, key_sizes: Iterable[in
     trace = sim.run(ops)
     accepted = [trace.block_accept[i][0] for i, op in enumerate(ops) if isinstance(op, BlockOp)]
     interval = (accepted[-1] - accepted[0]) / max(1, len(accepted) - 1)
-    return AgilityResult(_compare(cases, order, trace, fail_limit), interval)
+    return AgilityResult(_compare(cases, order, ops, trace, fail_limit), interval)
 
 
-def _compare(cases: list[Case], order: list[int], trace: SimTrace, fail_limit: int) -> CheckResult:
+def _compare(cases: list[Case], order: list[int], ops: list[Op], trace: SimTrace,
+             fail_limit: int) -> CheckResult:
     result = CheckResult(0, 0)
-    for i, got in zip(order, trace.outputs):
+    # The clock each result came out on, so a failure says when (a waveform's first look).
+    out_cycles = [trace.block_output.get(j) for j, op in enumerate(ops) if isinstance(op, BlockOp)]
+    for i, got, cycle in zip(order, trace.outputs, out_cycles):
         key, data, expected, decrypt = cases[i]
         if got == expected:
             result.passed += 1
@@ -103,7 +106,8 @@ def _compare(cases: list[Case], order: list[int], trace: SimTrace, fail_limit: i
         if len(result.first_failures) < fail_limit:
             result.first_failures.append(
                 f"case {i}: {'decrypt' if decrypt else 'encrypt'} key={key.hex()} "
-                f"in={data.hex()}: expected {expected.hex()}, got {got.hex()}")
+                f"in={data.hex()}: expected {expected.hex()}, got {got.hex()}"
+                + (f" (out at cycle {cycle})" if cycle is not None else ""))
     return result
 
 

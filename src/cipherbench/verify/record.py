@@ -99,7 +99,8 @@ def ensure_verified(spec: DesignSpec, design_dir: Path,
     if record["failed"]:
         first = "; ".join(record.get("first_failures", [])) or "see cipherbench verify"
         raise CipherbenchError(f"{spec} fails verification ({record['failed']} mismatches: "
-                               f"{first}); nothing measured. Run `cipherbench verify {spec}`")
+                               f"{first}); nothing measured. Run `cipherbench verify "
+                               f"{getattr(spec, 'description', '') or spec}`")
     return record
 
 

@@ -430,6 +430,15 @@ class Simulator:
             events = ev_path.read_text() if ev_path.exists() else ""
         return self._trace(ops, events, proc, timeout_cycles)
 
+    def _waited_for(self, text: str) -> str:
+        """What a wrapped core's own port was when the testbench gave up: a harness names, per
+        interface flag, the core's flag behind it (manifest "simulation" "flags")."""
+        flags = (self.manifest.get("simulation") or {}).get("flags") or {}
+        for flag, meaning in flags.items():
+            if flag in text:
+                return f"; {meaning}"
+        return ""
+
     def _trace(self, ops: list[Op], events: str, proc: subprocess.CompletedProcess,
                timeout_cycles: int) -> SimTrace:
         trace = SimTrace(outputs=[])
@@ -453,7 +462,7 @@ class Simulator:
                 trace.total_cycles = int(rest[0])
             elif tag == "TIMEOUT":
                 raise ToolFailed(f"simulation of {self.top} hung at cycle {rest[0]}: "
-                                 f"{self._name_ops(rest[1], ops)} "
+                                 f"{self._name_ops(rest[1], ops)}{self._waited_for(rest[1])} "
                                  f"(nothing transferred for {timeout_cycles} cycles)")
             elif tag == "ERROR":
                 raise ToolFailed(f"core {self.top} broke the interface at cycle {rest[0]}: "

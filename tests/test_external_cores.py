@@ -1,0 +1,260 @@
+"""A designer's own core (docs/your-core.md): the description's checks, the harness of each
+protocol, verification that catches a wrong description, and bad input.
+
+The streams tests use a shim written here around a generated PRESENT core (both key sizes) that
+changes everything the description can say: a byte-reversed key, a bit-mirrored block, a
+key-length code of its own, an active-low reset and a test input to tie. The examples/ cores
+cover the command and fixed-latency protocols (test_examples.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cipherbench.cache import ensure_design
+from cipherbench.cli import main
+from cipherbench.errors import CipherbenchError, ToolFailed
+from cipherbench.external.description import load_description
+from cipherbench.external.spec import external_spec
+from cipherbench.spec import parse
+from cipherbench.verify.designs import verify_design
+
+SHIM = """\
+module present_shim(
+  input clock, input reset_n, input test_mode,
+  input [127:0] k, input [1:0] ksel, input kv, output kr,
+  input [63:0] d, input dec, input dv, output dr,
+  output [63:0] q, output qv, input qr, output key_led);
+  assign key_led = kr;
+  wire [127:0] k_std;
+  wire [63:0] d_std, q_std;
+  genvar i;
+  generate for (i = 0; i < 16; i = i + 1) begin : kb
+    assign k_std[8*i+7:8*i] = k[8*(15-i)+7:8*(15-i)];
+  end endgenerate
+  generate for (i = 0; i < 64; i = i + 1) begin : db
+    assign d_std[i] = d[63-i];
+    assign q[i] = q_std[63-i];
+  end endgenerate
+  wire [4:0] klen = ksel == 2'd2 ? 5'd16 : 5'd10;
+  cb_present_iterative core(.clk(clock), .rst(~reset_n | test_mode), .key(k_std), .key_len(klen),
+    .key_valid(kv), .key_ready(kr), .in_block(d_std), .in_decrypt(dec), .in_valid(dv),
+    .in_ready(dr), .out_block(q_std), .out_valid(qv), .out_ready(qr));
+endmodule
+"""
+
+DESCRIPTION = """\
+name = "present-shim"
+cipher = "present"
+key_sizes = [80, 128]
+files = ["present_shim.v", "cb_present_iterative.v"]
+top = "present_shim"
+protocol = "streams"
+clock = "clock"
+reset = "reset_n"
+reset_active = "low"
+key_order = "bytes-reversed"
+block_order = "bits-reversed"
+tie = { test_mode = 0 }
+
+[key_length]
+port = "ksel"
+values = { 80 = 1, 128 = 2 }
+
+[ports]
+key = "k"
+key_valid = "kv"
+key_ready = "kr"
+block_in = "d"
+decrypt = "dec"
+in_valid = "dv"
+in_ready = "dr"
+block_out = "q"
+out_valid = "qv"
+out_ready = "qr"
+"""
+
+
+@pytest.fixture(scope="module")
+def present_rtl() -> Path:
+    """The generated PRESENT core (both key sizes) the shim wraps."""
+    folder = ensure_design(parse("present/iterative"))
+    return folder / "cb_present_iterative.v"
+
+
+def _core(folder: Path, rtl: Path, text: str = DESCRIPTION, **changes: str) -> Path:
+    """The shim, the generated core and a description (with lines changed) in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "present_shim.v").write_text(SHIM)
+    shutil.copyfile(rtl, folder / rtl.name)
+    for old, new in changes.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    path = folder / "core.toml"
+    path.write_text(text)
+    return path
+
+
+def test_streams_core_with_every_option_verifies_and_takes_the_generated_cycles(
+        tmp_path: Path, present_rtl: Path) -> None:
+    spec = external_spec(_core(tmp_path / "core", present_rtl))
+    assert str(spec) == "present/external:present-shim"
+    folder = ensure_design(spec)
+    report = verify_design(spec, folder, random_blocks=300, mct_outer=0)
+    assert report.failed == 0, report.first_failures()
+    counts = {s.name: s.passed for s in report.sets}
+    assert counts["present-spec"] == 10 and counts["random-vs-model (300)"] == 300
+    # The harness adds no clock: the cycles are the wrapped generated core's.
+    ours = json.loads((ensure_design(parse("present/iterative")) / "manifest.json").read_text())
+    theirs = json.loads((folder / "manifest.json").read_text())
+    assert theirs["cycles_by_key_size"] == ours["cycles_by_key_size"]
+    assert theirs["top"] == "present_shim" and theirs["architecture"] == "external"
+    assert theirs["simulation"]["top"] == "cb_external_present_shim_harness"
+
+
+@pytest.mark.parametrize("change", [
+    {'key_order = "bytes-reversed"\n': ""},        # the key's bytes in the wrong order
+    {'block_order = "bits-reversed"\n': 'block_order = "bytes-reversed"\n'},
+    {"values = { 80 = 1, 128 = 2 }": "values = { 80 = 2, 128 = 1 }"},  # codes swapped
+])
+def test_a_wrong_description_fails_with_its_first_case(tmp_path: Path, present_rtl: Path,
+                                                       change: dict[str, str]) -> None:
+    """Verified before its cycles are measured: the error gives the first failing case of each
+    failing set in full."""
+    spec = external_spec(_core(tmp_path / "core", present_rtl, **change))
+    with pytest.raises(CipherbenchError, match="fails verification") as caught:
+        ensure_design(spec)
+    message = str(caught.value)
+    for part in ("key=", "in=", "expected ", "got ", "out at cycle ", "cipherbench verify ",
+                 "core.toml"):
+        assert part in message, message
+    assert "\n" not in message
+
+
+def test_a_core_that_never_answers_names_the_flag_it_waited_for(tmp_path: Path,
+                                                                present_rtl: Path) -> None:
+    """Tied into reset, the core takes the key (its key_ready is high in reset) but never raises
+    its input-ready flag ``dr``."""
+    spec = external_spec(_core(tmp_path / "core", present_rtl,
+                               **{"tie = { test_mode = 0 }": "tie = { test_mode = 1 }"}))
+    with pytest.raises(ToolFailed, match=r"hung at cycle .*in_ready stayed low.*the core's in_ready \('dr'\) never rose"):
+        ensure_design(spec)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({'block_in = "d"': 'block_in = "data"'}, "block_in port 'data' is not a port of present_shim"),
+    ({'block_in = "d"': 'block_in = "k"', 'key = "k"': 'key = "d"'},
+     "block_in port 'k' is 128 bits wide; present blocks are 64 bits"),
+    ({'decrypt = "dec"': 'decrypt = "key_led"'},
+     "decrypt port 'key_led' is an output of present_shim"),
+    ({"tie = { test_mode = 0 }\n": ""}, "input 'test_mode' of present_shim is not described"),
+    ({'top = "present_shim"': 'top = "present_shimmy"'}, "top module 'present_shimmy' not found"),
+    ({"tie = { test_mode = 0 }": "tie = { test_mode = 2 }"}, "does not fit its 1 bits"),
+])
+def test_ports_that_do_not_match_the_hdl_are_one_line_errors(
+        tmp_path: Path, present_rtl: Path, change: dict[str, str], message: str) -> None:
+    spec = external_spec(_core(tmp_path / "core", present_rtl, **change))
+    with pytest.raises(CipherbenchError) as caught:
+        ensure_design(spec)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_hdl_that_does_not_parse_is_a_one_line_error(tmp_path: Path, present_rtl: Path) -> None:
+    path = _core(tmp_path / "core", present_rtl)
+    (path.parent / "present_shim.v").write_text(SHIM.replace("endmodule", "endmodul"))
+    with pytest.raises(CipherbenchError, match="the core's HDL does not parse"):
+        ensure_design(external_spec(path))
+
+
+@pytest.mark.parametrize("change, message", [
+    ({'cipher = "present"': 'cipher = "presant"'}, "unknown cipher 'presant'"),
+    ({"key_sizes = [80, 128]": "key_sizes = [80, 96]"}, "present has no 96-bit key"),
+    ({'protocol = "streams"': 'protocol = "axi"'}, "'protocol' is 'axi'; valid: streams"),
+    ({'out_ready = "qr"\n': ""}, "[ports] lacks out_ready"),
+    ({'key = "k"': 'key = "k"\nstart = "go"'}, "[ports] has start, not a role of the streams"),
+    ({'files = ["present_shim.v", ': 'files = ["nothere.v", '}, "HDL file 'nothere.v' not found"),
+    ({'name = "present-shim"': 'name = "present shim"'}, "'name' 'present shim' must be"),
+    ({"[key_length]\nport = \"ksel\"\nvalues = { 80 = 1, 128 = 2 }\n": ""},
+     "needs a [key_length] table"),
+    ({"values = { 80 = 1, 128 = 2 }": "values = { 80 = 1, 128 = 1 }"}, "its own non-negative code"),
+    ({'decrypt = "dec"\n': ""}, "ops = \"both\" needs a decrypt (or encrypt) select"),
+    ({'key_valid = "kv"': 'key_valid = "dv"'}, "port 'dv' is named for two roles"),
+    ({'clock = "clock"': 'clock = "clock"\nspeed = 3'}, "unknown key(s) speed"),
+    ({'reset_active = "low"': 'reset_active = "negative"'}, "'reset_active' is 'negative'"),
+])
+def test_a_bad_description_is_a_one_line_error(tmp_path: Path, change: dict[str, str],
+                                               message: str) -> None:
+    folder = tmp_path / "core"
+    folder.mkdir()
+    (folder / "present_shim.v").write_text(SHIM)
+    (folder / "cb_present_iterative.v").write_text("module cb_present_iterative(); endmodule\n")
+    text = DESCRIPTION
+    for old, new in change.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    (folder / "core.toml").write_text(text)
+    with pytest.raises(CipherbenchError) as caught:
+        load_description(folder / "core.toml")
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_cli_refuses_a_bad_core_and_stores_nothing(tmp_path: Path, present_rtl: Path) -> None:
+    path = _core(tmp_path / "core", present_rtl, **{'block_in = "d"': 'block_in = "data"'})
+    db = tmp_path / "results.sqlite"
+    for args in (["run", "--design", str(path), "--target", "generic", "--db", str(db)],
+                 ["measure", str(path), "--target", "generic", "--db", str(db)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code != 0
+        assert "block_in port 'data' is not a port of present_shim" in result.output
+        assert not db.exists()
+
+
+def test_a_core_that_fails_verification_stores_nothing(tmp_path: Path, present_rtl: Path) -> None:
+    path = _core(tmp_path / "core", present_rtl, **{'key_order = "bytes-reversed"\n': ""})
+    db = tmp_path / "results.sqlite"
+    result = CliRunner().invoke(main, ["measure", str(path), "--target", "generic", "--db",
+                                       str(db)])
+    assert result.exit_code != 0
+    assert "fails verification" in result.output and "expected" in result.output
+    assert not db.exists()
+
+
+def test_measure_ranks_the_core_among_the_generated_ones(tmp_path: Path,
+                                                         present_rtl: Path) -> None:
+    """`cipherbench measure` on the generic target: the core and, with no generated PRESENT core
+    in the store, the generated present/iterative it wraps. The shim adds wiring only, so the
+    two count the same transistors and the core ranks level with it; the report has the section."""
+    from cipherbench.report import write_report
+    from cipherbench.store import Store
+
+    path = _core(tmp_path / "core", present_rtl)
+    db = tmp_path / "results.sqlite"
+    result = CliRunner().invoke(main, ["measure", str(path), "--target", "generic", "--db",
+                                       str(db), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    rows = {r.design: r for r in Store(db).results() if r.ok}
+    assert set(rows) == {"present/external:present-shim", "present/iterative"}
+    core, ours = rows["present/external:present-shim"], rows["present/iterative"]
+    # The same core inside; the shim's own logic (the key-length decoder, the inverted reset)
+    # and what synthesis makes of it move the count by about 1 %.
+    assert ours.measurements["transistors"] > 20_000
+    assert abs(core.measurements["transistors"] / ours.measurements["transistors"] - 1) < 0.03
+    # Content-addressed: a folder made from identical files elsewhere names that path.
+    hashes = core.provenance["external"]["sha256"].values()
+    assert hashlib.sha256(path.read_bytes()).hexdigest() in hashes
+    assert core.provenance["verification"]["failed"] == 0
+    lines = result.output.splitlines()
+    area = next(line for line in lines if " area " in line)
+    smaller = core.measurements["transistors"] < ours.measurements["transistors"]
+    assert f"{1 if smaller else 2} of 2" in area, result.output
+    ratio = core.measurements["transistors"] / ours.measurements["transistors"]
+    assert f"present/iterative: {ours.measurements['transistors']:,} transistors ({ratio:.2f}x)" \
+        in area, result.output
+    write_report(Store(db), tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "## Designers' own cores" in text and "present/external:present-shim" in text
