@@ -55,9 +55,13 @@ CIPHER = CipherInfo(
     block_bits=128,
     key_sizes=(128, 192, 256),
     model=_model,
-    hardware=None,  # hw.py follows in the next commit
+    hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
+    # The key state holds W0..W3 in a turning window and its index, so both walks give every
+    # round its key from the state the generators expect (hw.py): keys fly, travel with the
+    # blocks and mirror in memory.
+    architectures=("iterative", "unrolled", "pipelined"),
     oracle=OracleRef("cryptopp", "ARIA"),
     openssl="aria-128-ecb",
     cryptopp=(CryptoppClass("ARIA", "aria.h", "ARIA"),),
