@@ -258,3 +258,154 @@ def test_measure_ranks_the_core_among_the_generated_ones(tmp_path: Path,
     write_report(Store(db), tmp_path / "report")
     text = (tmp_path / "report" / "report.md").read_text()
     assert "## Designers' own cores" in text and "present/external:present-shim" in text
+
+
+# --- the options the shim above does not exercise, on the examples' cores ------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+# The command example behind level-style commands, a busy flag for the key (inverted ready) and
+# an encrypt select: the shim turns each level's rising edge into the core's pulse and starts
+# only encryptions, so a wrong style or select polarity hangs or fails.
+AES_LEVEL_SHIM = """\
+module aes_level_shim(input clk, input rst_n, input [127:0] key, input [127:0] din,
+  input kgo, output kbusy, input go, input enc, output fin, output [127:0] dout);
+  reg kgo_q, go_q;
+  wire kready;
+  always @(posedge clk) begin kgo_q <= kgo; go_q <= go; end
+  assign kbusy = ~kready;
+  aes128_command core(.clk(clk), .rst_n(rst_n), .key(key), .din(din),
+    .key_load(kgo & ~kgo_q), .key_ready(kready), .start(go & ~go_q & enc), .busy(),
+    .done(fin), .dout(dout));
+endmodule
+"""
+
+AES_LEVEL = """\
+name = "aes-level"
+cipher = "aes"
+key_sizes = [128]
+ops = "encrypt"
+files = ["aes_level_shim.v", "aes128_command.v"]
+top = "aes_level_shim"
+protocol = "command"
+reset = "rst_n"
+reset_active = "low"
+
+[ports]
+key = "key"
+block_in = "din"
+block_out = "dout"
+key_load = "kgo"
+key_busy = "kbusy"
+start = "go"
+encrypt = "enc"
+done = "fin"
+
+[command]
+key_load = "level"
+start = "level"
+"""
+
+# The pipelined DES example behind a key register: the key reaches the rounds a clock late, so
+# the core is not key-agile and needs a clock after each new key.
+DES_LATE_KEY_SHIM = """\
+module des_late_key(input clk, input [63:0] key, input [63:0] din, input decrypt,
+  output [63:0] dout);
+  reg [63:0] key_q;
+  always @(posedge clk) key_q <= key;
+  des_pipelined core(.clk(clk), .reset(1'b0), .vin(1'b1), .key(key_q), .din(din),
+    .decrypt(decrypt), .dout(dout), .vout());
+endmodule
+"""
+
+DES_LATE_KEY = """\
+name = "des-late-key"
+cipher = "des"
+files = ["des_late_key.v", "des_pipelined.v"]
+top = "des_late_key"
+protocol = "fixed-latency"
+
+[ports]
+key = "key"
+block_in = "din"
+block_out = "dout"
+decrypt = "decrypt"
+
+[fixed_latency]
+latency = 17
+key_agile = false
+key_setup = 1
+"""
+
+# The generated PRESENT core with an 80-bit key in the low bits of its 128-bit port.
+PRESENT_LSB_SHIM = """\
+module present_lsb(input clk, input rst, input [127:0] k, input [1:0] ksel, input kv, output kr,
+  input [63:0] d, input dec, input dv, output dr, output [63:0] q, output qv, input qr);
+  wire [127:0] k_std = ksel == 2'd2 ? k : {k[79:0], 48'd0};
+  cb_present_iterative core(.clk(clk), .rst(rst), .key(k_std), .key_len(ksel == 2'd2 ? 5'd16 : 5'd10),
+    .key_valid(kv), .key_ready(kr), .in_block(d), .in_decrypt(dec), .in_valid(dv),
+    .in_ready(dr), .out_block(q), .out_valid(qv), .out_ready(qr));
+endmodule
+"""
+
+
+def _example_core(folder: Path, shim_name: str, shim: str, description: str,
+                  inner: Path, **changes: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / shim_name).write_text(shim)
+    shutil.copyfile(inner, folder / inner.name)
+    for old, new in changes.items():
+        assert old in description, old
+        description = description.replace(old, new)
+    (folder / "core.toml").write_text(description)
+    return folder / "core.toml"
+
+
+def _quick_verify(path: Path) -> None:
+    spec = external_spec(path)
+    report = verify_design(spec, ensure_design(spec), random_blocks=200, oracle_blocks=50,
+                           mct_outer=0)
+    assert report.failed == 0, report.first_failures()
+
+
+def test_level_commands_a_key_busy_flag_and_an_encrypt_select(tmp_path: Path) -> None:
+    inner = EXAMPLES / "aes128-command" / "aes128_command.v"
+    _quick_verify(_example_core(tmp_path / "ok", "aes_level_shim.v", AES_LEVEL_SHIM, AES_LEVEL,
+                                inner))
+    # An encrypt select said to be a decrypt select starts nothing: the hang names done.
+    wrong = _example_core(tmp_path / "wrong", "aes_level_shim.v", AES_LEVEL_SHIM, AES_LEVEL,
+                          inner, **{'encrypt = "enc"': 'decrypt = "enc"'})
+    with pytest.raises(ToolFailed, match=r"the core's done \('fin'\) never rose after start"):
+        ensure_design(external_spec(wrong))
+
+
+def test_a_core_that_is_not_key_agile_waits_for_its_key(tmp_path: Path) -> None:
+    inner = EXAMPLES / "des-pipelined" / "des_pipelined.v"
+    _quick_verify(_example_core(tmp_path / "ok", "des_late_key.v", DES_LATE_KEY_SHIM,
+                                DES_LATE_KEY, inner))
+    # Called key-agile, a block right behind a new key meets the old one in the rounds.
+    wrong = _example_core(tmp_path / "agile", "des_late_key.v", DES_LATE_KEY_SHIM, DES_LATE_KEY,
+                          inner, **{"key_agile = false\nkey_setup = 1\n": ""})
+    with pytest.raises(CipherbenchError, match="fails verification"):
+        ensure_design(external_spec(wrong))
+
+
+def test_a_short_key_in_the_low_bits_of_the_key_port(tmp_path: Path, present_rtl: Path) -> None:
+    description = (DESCRIPTION.replace('"present_shim.v"', '"present_lsb.v"')
+                   .replace('top = "present_shim"', 'top = "present_lsb"')
+                   .replace('clock = "clock"\nreset = "reset_n"\nreset_active = "low"\n'
+                            'key_order = "bytes-reversed"\nblock_order = "bits-reversed"\n'
+                            'tie = { test_mode = 0 }\n', 'reset = "rst"\nkey_align = "lsb"\n'))
+    _quick_verify(_example_core(tmp_path / "lsb", "present_lsb.v", PRESENT_LSB_SHIM, description,
+                                present_rtl))
+    msb = _example_core(tmp_path / "msb", "present_lsb.v", PRESENT_LSB_SHIM, description,
+                        present_rtl, **{'key_align = "lsb"\n': ""})
+    with pytest.raises(CipherbenchError, match="fails verification"):
+        ensure_design(external_spec(msb))
+
+
+def test_reset_polarity_said_wrong_holds_the_core_in_reset(tmp_path: Path,
+                                                           present_rtl: Path) -> None:
+    path = _core(tmp_path / "core", present_rtl, **{'reset_active = "low"': 'reset_active = "high"'})
+    with pytest.raises(ToolFailed, match=r"hung at cycle .*never rose"):
+        ensure_design(external_spec(path))
