@@ -83,10 +83,17 @@ def bit_rows(matrix: Matrix, poly: int, byte_order: str) -> list[int]:
 
 
 def _shared_xor(m: Module, value: Value, rows: Sequence[int], prefix: str) -> Value:
+    return shared_xor(m, value, rows, prefix)
+
+
+def shared_xor(m: Module, value: Value, rows: Sequence[int], prefix: str,
+               tries: int = _SHARED_TRIES) -> Value:
+    """The GF(2) map ``rows`` (output bit i = parity(value & rows[i])) on ``value`` with common
+    XOR pairs factored out first (Paar's greedy, ``tries`` restarts)."""
     # Imported here: the composite S-box searches its tower basis at import time.
     from .aes_sbox_composite import plan_xor_network
 
-    plan = plan_xor_network(tuple(rows), len(value), _SHARED_TRIES)
+    plan = plan_xor_network(tuple(rows), len(value), tries)
     signals: list[Value] = [value[j] for j in range(len(value))]
     for k, (a, b) in enumerate(plan.gates):
         wire = Signal(name=f"{prefix}_x{k}")

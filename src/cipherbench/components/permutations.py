@@ -118,3 +118,59 @@ def des_permutation(name: str) -> BitPermutation:
     except KeyError:
         raise ValueError(f"unknown DES table {name!r}; valid: {', '.join(DES_TABLES)}") from None
     return BitPermutation(table, width)
+
+
+# ---- PRESENT and GIFT-128: bit i of the state moves to bit P(i) (LSB-0 numbering) -------------
+#
+# The papers give the permutations as formulas of the destination: PRESENT (CHES 2007, section
+# 3, Table 2) P(i) = 16 i mod 63 for i < 63 and P(63) = 63 on 64 bits; GIFT-128 (CHES 2017,
+# section 2.1, Table 3) P(j) = 4 floor(j/16) + 32 ((3 floor((j mod 16)/4) + (j mod 4)) mod 4)
+# + (j mod 4) on 128 bits. BitPermutation takes the source of each output bit (lsb0), the
+# inverse of the destination map: ``destination_table`` converts.
+
+
+def present_p(i: int) -> int:
+    """PRESENT's pLayer: the position bit i moves to."""
+    return 63 if i == 63 else (16 * i) % 63
+
+
+def gift128_p(j: int) -> int:
+    """GIFT-128's PermBits: the position bit j moves to."""
+    return 4 * (j // 16) + 32 * ((3 * ((j % 16) // 4) + (j % 4)) % 4) + (j % 4)
+
+
+def destination_table(destinations: Sequence[int]) -> tuple[int, ...]:
+    """The lsb0 source table (output bit k takes input bit table[k]) of a permutation given by
+    destinations (input bit i goes to destinations[i])."""
+    if sorted(destinations) != list(range(len(destinations))):
+        raise ValueError("the destinations must be a permutation of 0..n-1")
+    source = [0] * len(destinations)
+    for i, j in enumerate(destinations):
+        source[j] = i
+    return tuple(source)
+
+
+PRESENT_P = tuple(present_p(i) for i in range(64))      # destinations
+GIFT128_P = tuple(gift128_p(j) for j in range(128))     # destinations
+# Formula name -> (destinations, width), for catalogs and proofs.
+SPN_PERMUTATIONS: dict[str, tuple[tuple[int, ...], int]] = {
+    "present-player": (PRESENT_P, 64),
+    "gift128-permbits": (GIFT128_P, 128),
+}
+
+
+def spn_permutation(name: str, inverse: bool = False) -> BitPermutation:
+    """PRESENT's pLayer or GIFT-128's PermBits (``inverse``: the permutation undone) as wiring."""
+    try:
+        destinations, width = SPN_PERMUTATIONS[name]
+    except KeyError:
+        raise ValueError(f"unknown permutation {name!r}; valid: "
+                         f"{', '.join(SPN_PERMUTATIONS)}") from None
+    source = destination_table(destinations)
+    # The inverse moves bit P(i) back to i: its destinations are the forward sources.
+    return BitPermutation(destinations if inverse else source, width, "lsb0")
+
+
+def move_bits(x: int, destinations: Sequence[int]) -> int:
+    """Python reference: bit i of x to bit destinations[i]."""
+    return sum(((x >> i) & 1) << j for i, j in enumerate(destinations))

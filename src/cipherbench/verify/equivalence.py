@@ -205,6 +205,69 @@ class BehavioralMatrixMul(Elaboratable):
         return m
 
 
+class MovedBits(Elaboratable):
+    """Reference for a bit permutation given as the standards give it, by where each bit goes:
+    ``o[destination(k)] = i[k]`` for every k, one assignment per bit straight from the formula
+    (``inverse``: ``o[k] = i[destination(k)]``), with no table conversion (ports ``i``, ``o``)."""
+
+    def __init__(self, destination: Callable[[int], int], width: int, inverse: bool = False) -> None:
+        self.destination, self.width, self.inverse = destination, width, inverse
+        self.i = Signal(width)
+        self.o = Signal(width)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        for k in range(self.width):
+            d = self.destination(k)
+            if self.inverse:
+                m.d.comb += self.o[k].eq(self.i[d])
+            else:
+                m.d.comb += self.o[d].eq(self.i[k])
+        return m
+
+
+class ModelLinearMap(Elaboratable):
+    """Reference for a GF(2)-linear map given by a Python function (a cipher model's): its matrix
+    read off the function's images of the unit vectors, one parity per output bit (ports ``i``,
+    ``o``). Valid for linear functions only, which the pairs using it are."""
+
+    def __init__(self, function: Callable[[int], int], width: int) -> None:
+        self.function, self.width = function, width
+        self.i = Signal(width)
+        self.o = Signal(width)
+
+    def elaborate(self, platform: object) -> Module:
+        from ..components.gf256 import linear_map
+
+        m = Module()
+        images = [self.function(1 << j) for j in range(self.width)]
+        rows = [sum(((images[j] >> k) & 1) << j for j in range(self.width))
+                for k in range(self.width)]
+        m.d.comb += self.o.eq(linear_map(self.i, rows))
+        return m
+
+
+def standalone_pairs() -> list[Pair]:
+    """Components no registered cipher declares yet: ARIA's A and CLEFIA's M0/M1
+    (components/diffusion.py), each structure against its definition written from the RFC."""
+    from ..components.diffusion import (
+        ARIA_A, ARIA_POLY, CLEFIA_MATRICES, CLEFIA_POLY, aria_diffusion, clefia_matrix,
+    )
+
+    out: list[Pair] = []
+    for structure in ("tree", "shared"):
+        out.append(Pair("aria-diffusion", f"{structure} = RFC 5794 byte matrix",
+                        lambda: BehavioralMatrixMul(ARIA_A, ARIA_POLY, "big"),
+                        lambda s=structure: aria_diffusion(s), ("i",), ("o",), engine="abc"))
+    for which, matrix in CLEFIA_MATRICES.items():
+        for structure in ("tree", "shared"):
+            out.append(Pair(f"clefia-{which}", f"{structure} = xtime (0x11d)",
+                            lambda mat=matrix: BehavioralMatrixMul(mat, CLEFIA_POLY, "big"),
+                            lambda w=which, s=structure: clefia_matrix(w, s), ("i",), ("o",),
+                            engine="abc"))
+    return out
+
+
 # ---------------------------------------------------------------- the pairs
 
 
@@ -239,6 +302,7 @@ def pairs() -> list[Pair]:
         out.append(Pair("rot32-var", f"barrel {direction} = shifts",
                         lambda d=direction: BehavioralRotator(32, d),
                         lambda d=direction: BarrelRotator(32, d), inputs, ("o",)))
+    out += standalone_pairs()
     for info in ciphers().values():
         if info.proofs is not None:
             out += list(info.proofs())

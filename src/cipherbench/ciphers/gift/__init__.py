@@ -29,6 +29,18 @@ def _vector_sets(key_sizes):
     yield "gift-designers", typed_cases(known_answers(), key_sizes)
 
 
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
+def _proofs():
+    from .components import proof_pairs
+
+    return proof_pairs()
+
+
 CIPHER = CipherInfo(
     name="gift",
     title="GIFT-128 (GIFT-COFB's block cipher)",
@@ -41,4 +53,6 @@ CIPHER = CipherInfo(
     vector_sets=_vector_sets,
     oracle=None,
     aliases=("GIFT-128", "GIFT128"),
+    components=_components,
+    proofs=_proofs,
 )

@@ -29,6 +29,18 @@ def _vector_sets(key_sizes):
     yield "present-spec", typed_cases(known_answers(), key_sizes)
 
 
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
+def _proofs():
+    from .components import proof_pairs
+
+    return proof_pairs()
+
+
 CIPHER = CipherInfo(
     name="present",
     title="PRESENT (ISO/IEC 29192-2)",
@@ -41,4 +53,6 @@ CIPHER = CipherInfo(
     vector_sets=_vector_sets,
     oracle=None,
     aliases=("PRESENT-80", "PRESENT-128"),
+    components=_components,
+    proofs=_proofs,
 )

@@ -42,6 +42,18 @@ def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorC
         yield path.name, read_kat_file(path, block_bytes=16).cases
 
 
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
+def _proofs():
+    from .components import proof_pairs
+
+    return proof_pairs()
+
+
 CIPHER = CipherInfo(
     name="sm4",
     title="SM4 (GB/T 32907, ISO/IEC 18033-3/Amd 1)",
@@ -58,4 +70,6 @@ CIPHER = CipherInfo(
     aliases=("SMS4",),
     openssl="sm4-ecb",
     cryptopp=(CryptoppClass("SM4", "sm4.h", "SM4"),),
+    components=_components,
+    proofs=_proofs,
 )
