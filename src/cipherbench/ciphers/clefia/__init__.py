@@ -56,8 +56,12 @@ CIPHER = CipherInfo(
     block_bits=128,
     key_sizes=(128, 192, 256),
     model=_model,
-    hardware=None,  # hw.py follows in the next commit
+    hardware=_hardware,
     params={},
     vector_sets=_vector_sets,
+    # The key state carries a two-pair window of round keys, so both walks give every round its
+    # key from the state the generators expect (hw.py): keys fly, travel with the blocks in
+    # pipelines and mirror in a round-key memory. No narrow datapath.
+    architectures=("iterative", "unrolled", "pipelined"),
     oracle=None,
 )
