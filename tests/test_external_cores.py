@@ -258,6 +258,12 @@ def test_measure_ranks_the_core_among_the_generated_ones(tmp_path: Path,
     write_report(Store(db), tmp_path / "report")
     text = (tmp_path / "report" / "report.md").read_text()
     assert "## Designers' own cores" in text and "present/external:present-shim" in text
+    # The explorer marks it too: its architecture column says external.
+    from cipherbench.report.html import explorer_rows
+
+    arch = {row["design"]: row["arch"] for row in explorer_rows(Store(db).results())}
+    assert arch == {"present/external:present-shim": "external:present-shim",
+                    "present/iterative": "iterative"}
 
 
 # --- the options the shim above does not exercise, on the examples' cores ------------------
