@@ -30,6 +30,22 @@ def test_the_seed_studies_are_shipped() -> None:
     assert {"nsa", "sugawara", "gaj", "fischer", "papaefstathiou"} <= names
 
 
+def test_the_issue_29_studies_are_shipped() -> None:
+    """iso18033: Sugawara's Table 1 designs with SM4 and HIGHT added, on the same targets and
+    library; lightweight: the new ciphers' round-based cores beside AES's compact ones."""
+    studies = {p.stem: p for p in STUDIES}
+    assert {"iso18033", "lightweight"} <= set(studies)
+    sugawara, iso = load_study(studies["sugawara"]), load_study(studies["iso18033"])
+    added = {str(d) for d in iso.designs} - {str(d) for d in sugawara.designs}
+    assert added == {"sm4-128/iterative", "hight-128/iterative"}
+    assert {str(d) for d in sugawara.designs} <= {str(d) for d in iso.designs}
+    assert iso.targets == sugawara.targets
+    light = load_study(studies["lightweight"])
+    ciphers = {d.cipher for d in light.designs}
+    assert {"present", "hight", "lea", "gift", "aria", "clefia", "aes"} <= ciphers
+    assert any(d.cipher == "aes" and d.arch == "narrow" for d in light.designs)
+
+
 @pytest.mark.parametrize("path", STUDIES, ids=lambda p: p.stem)
 def test_study_loads_and_every_design_parses(path: Path) -> None:
     study = load_study(path)

@@ -18,6 +18,7 @@ from ..store import Result, Store
 from . import analysis, headline, html, software, standing, tables, trust
 from .fischer import section as fischer_section
 from .gaj import section as gaj_section
+from .lightweight import section as lightweight_section
 from .nsa import findings as nsa_findings
 from .nsa import grades as nsa_grades
 from .papaefstathiou import section as papaefstathiou_section
@@ -138,6 +139,15 @@ def _sugawara(results: list[Result]) -> list[Section]:
                     tables=sugawara_section.tables(results))]
 
 
+def _lightweight(results: list[Result]) -> list[Section]:
+    """The ciphers standardized since the seeds beside their published anchors, when the results
+    hold a round-based or compact ASIC core of one of them (report/lightweight/)."""
+    if not lightweight_section.relevant(results):
+        return []
+    return [Section(lightweight_section.TITLE, paragraphs=[lightweight_section.EXPLANATION],
+                    tables=lightweight_section.tables(results))]
+
+
 def _gaj(results: list[Result]) -> list[Section]:
     """Gaj & Chodowiec, when the results hold any finalist on an FPGA target (failed runs count:
     a core too large for the small device is Table I's answer)."""
@@ -203,6 +213,7 @@ def build_sections(results: list[Result],
             tables=tables.target_tables(results)),
         Section(PLOT_SECTION),
         *_sugawara(results),
+        *_lightweight(results),
         *_gaj(results),
         *_fischer(results),
         *_papaefstathiou(results),
