@@ -101,11 +101,12 @@ ARCHITECTURES: dict[str, ArchInfo] = {
               "with the key schedule (Gaj section 3.3 e)",
         build=_narrow,
         params={
-            "width": Param(("64", "32", "16", "8"), "32",
+            "width": Param(("64", "32", "16", "8", "4"), "32",
                            "datapath bits per clock (AES: 64 = two columns and eight S-boxes, "
                            "32 = one column and four, 8 = one byte and one; Serpent: w/4 S-box "
                            "lanes, 128/w clocks per round; Twofish: 64 = one g and one subkey h, "
-                           "32 = one h for both); each cipher names its widths"),
+                           "32 = one h for both; PRESENT, GIFT: w/4 four-bit S-boxes, 4 = one); "
+                           "each cipher names its widths"),
             "keys": Param(("rewind", "stored"), "rewind",
                           "rewind: one key register, walked back after each encryption and run "
                           "up before each decryption (smallest); stored: K0 and the decryption "

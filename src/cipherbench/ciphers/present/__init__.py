@@ -41,6 +41,13 @@ def _proofs():
     return proof_pairs()
 
 
+def _narrow_hardware(options):
+    """The hardware description with serialized datapaths (narrow.py)."""
+    from .narrow import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="present",
     title="PRESENT (ISO/IEC 29192-2)",
@@ -49,10 +56,14 @@ CIPHER = CipherInfo(
     model=_model,
     hardware=_hardware,
     params={},
-    architectures=("iterative", "unrolled", "pipelined"),
+    # Narrow (narrow.py): the serialized S-box layer, W/4 lanes (4 bits: one S-box); the key
+    # register alone (rewind) or with the key and the decryption start state kept (stored).
+    restricts={"narrow:width": ("32", "16", "8", "4")},
+    architectures=("iterative", "unrolled", "pipelined", "narrow"),
     vector_sets=_vector_sets,
     oracle=None,
     aliases=("PRESENT-80", "PRESENT-128"),
     components=_components,
     proofs=_proofs,
+    arch_hardware={"narrow": _narrow_hardware},
 )
