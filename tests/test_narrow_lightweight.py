@@ -145,3 +145,61 @@ def test_present_widths_are_named() -> None:
     with pytest.raises(CipherbenchError, match="present has no 64-bit datapath; valid widths: "
                                                "32, 16, 8, 4"):
         hw.narrow_datapath(64, "rewind")
+
+
+# --- GIFT-128 -------------------------------------------------------------------------------------
+# (ciphers/gift/narrow.py): W/4 lanes, n = 128/W clocks a pass, one clock for PermBits,
+# AddRoundKey and the key update: 40 (n + 1) clocks in both directions. The key state of every
+# round is wiring of the key (decryption's start loaded with the block, encryption's last key
+# clock puts the key back): no run-up, no rewind, nothing to store.
+
+
+def gift_main(width: int) -> int:
+    return 40 * (128 // width + 1)
+
+
+def test_gift_cycle_formulas() -> None:
+    assert [gift_main(w) for w in (4, 8, 16, 32)] == [1320, 680, 360, 200]
+
+
+@pytest.mark.parametrize("design", [
+    "gift/narrow:width=4",
+    pytest.param("gift/narrow:width=32,ops=encrypt", marks=pytest.mark.slow),
+    pytest.param("gift/narrow:width=8,ops=decrypt", marks=pytest.mark.slow),
+    pytest.param("gift/narrow:width=16", marks=pytest.mark.slow),
+])
+def test_gift_narrow_verifies_and_counts(design: str) -> None:
+    ops = parse(design).param_dict["ops"]
+    counts = verified_counts(design, 1000 if ops == "both" else 300)
+    assert counts["gift-designers"] == (6 if ops == "both" else 3)
+    assert any(name.startswith("constant time") for name in counts)
+    width = int(parse(design).param_dict["width"])
+    manifest = _manifest(design)
+    measured = manifest["cycles_by_key_size"]["128"]
+    assert {k: measured[k] for k in FIGURES} == _expected(gift_main(width), 0, "rewind", ops)
+    _check_predictions(manifest, ops)
+    params = manifest["parameters"]
+    assert params["data_sbox_lanes"] == width // 4 * (2 if ops == "both" else 1)
+    assert params["key_schedule_sbox_lanes"] == 0
+
+
+def test_gift_widths_and_keys_are_named() -> None:
+    with pytest.raises(CipherbenchError, match="valid: 32, 16, 8, 4"):
+        parse("gift/narrow:width=64")
+    # The register holds the key between blocks: keys=stored would store nothing.
+    with pytest.raises(CipherbenchError, match="valid: rewind"):
+        parse("gift/narrow:keys=stored")
+
+
+def test_gift_key_jumps_are_the_updates() -> None:
+    """The wiring that loads decryption's start state is 39 updates of the model's schedule."""
+    from cipherbench.ciphers.gift import model
+    from cipherbench.ciphers.gift.narrow import _updates
+
+    key = 0x0123456789ABCDEF_FEDCBA9876543210
+    table = _updates(39)
+    moved = sum(((key >> i) & 1) << table[i] for i in range(128))
+    expected = key
+    for _ in range(39):
+        expected = model.key_update(expected)
+    assert moved == expected

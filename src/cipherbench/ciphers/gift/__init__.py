@@ -41,6 +41,13 @@ def _proofs():
     return proof_pairs()
 
 
+def _narrow_hardware(options):
+    """The hardware description with serialized datapaths (narrow.py)."""
+    from .narrow import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="gift",
     title="GIFT-128 (GIFT-COFB's block cipher)",
@@ -49,10 +56,15 @@ CIPHER = CipherInfo(
     model=_model,
     hardware=_hardware,
     params={},
-    architectures=("iterative", "unrolled", "pipelined"),
+    # Narrow (narrow.py): the serialized S-box layer, W/4 lanes (4 bits: one S-box). The key state
+    # of every round is wiring of the key, so the one register holds the key between blocks:
+    # nothing to store (keys=rewind only).
+    restricts={"narrow:width": ("32", "16", "8", "4"), "narrow:keys": ("rewind",)},
+    architectures=("iterative", "unrolled", "pipelined", "narrow"),
     vector_sets=_vector_sets,
     oracle=None,
     aliases=("GIFT-128", "GIFT128"),
     components=_components,
     proofs=_proofs,
+    arch_hardware={"narrow": _narrow_hardware},
 )
