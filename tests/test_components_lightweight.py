@@ -10,7 +10,6 @@ on deliberately broken tables and wirings, and one characterization on NanGate45
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 

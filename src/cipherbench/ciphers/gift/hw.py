@@ -28,7 +28,8 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 
 from ...arch.base import CipherHardware, CoreOptions, KeyStep, RoundDatapath
-from ...components.aes_sbox import table_lookup
+from ...components.permutations import destination_table, permute_bits
+from ...components.sbox4 import sbox4
 from .model import INVERSE_PERMUTATION, INVERSE_SBOX, PERMUTATION, ROUNDS, SBOX
 
 BLOCK_BITS = 128
@@ -39,23 +40,15 @@ KEY_STATE_BITS = KEY_BITS + CONSTANT_BITS  # the key register, then c
 
 
 def sbox_layer(m: Module, state: Value, table: tuple[int, ...], prefix: str) -> Value:
-    """The 4-bit S-box (a 16-entry table) on each nibble."""
-    outs = []
-    for j in range(len(state) // 4):
-        lane_in = Signal(4, name=f"{prefix}{j}_in")
-        lane_out = Signal(4, name=f"{prefix}{j}_out")
-        m.d.comb += lane_in.eq(state[4 * j:4 * j + 4])
-        table_lookup(m, lane_in, table, lane_out)
-        outs.append(lane_out)
-    return Cat(*outs)
+    """The 4-bit S-box (a 16-entry table; the component library's sbox4, kind=table) on each
+    nibble."""
+    return Cat(*(sbox4(m, state[4 * j:4 * j + 4], table, "table", f"{prefix}{j}")
+                 for j in range(len(state) // 4)))
 
 
 def permute(state: Value, table: tuple[int, ...]) -> Value:
-    """Bit i of ``state`` to bit table[i] (wiring)."""
-    source = [0] * len(table)
-    for i, j in enumerate(table):
-        source[j] = i
-    return Cat(*(state[source[j]] for j in range(len(table))))
+    """Bit i of ``state`` to bit table[i] (wiring; components/permutations.py)."""
+    return permute_bits(state, destination_table(table), "lsb0")
 
 
 def round_key_mask(rk: Value) -> Value:

@@ -27,20 +27,17 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 
 from ...arch.base import CipherHardware, CoreOptions, KeyStep, RoundDatapath, select_by_key_len
-from ...components.aes_sbox import table_lookup
+from ...components.permutations import destination_table, permute_bits
+from ...components.sbox4 import sbox4
 from .model import INVERSE_PERMUTATION, INVERSE_SBOX, PERMUTATION, ROUNDS, SBOX
 
 BLOCK_BITS = 64
 ROUND_KEY_BITS = 64
 
 
-def sbox_nibble(m: Module, x: Value, table: tuple[int, ...], name: str) -> Signal:
-    """One 4-bit S-box (a 16-entry table)."""
-    lane_in = Signal(4, name=f"{name}_in")
-    lane_out = Signal(4, name=f"{name}_out")
-    m.d.comb += lane_in.eq(x)
-    table_lookup(m, lane_in, table, lane_out)
-    return lane_out
+def sbox_nibble(m: Module, x: Value, table: tuple[int, ...], name: str) -> Value:
+    """One 4-bit S-box (a 16-entry table; the component library's sbox4, kind=table)."""
+    return sbox4(m, x, table, "table", name)
 
 
 def sbox_layer(m: Module, state: Value, table: tuple[int, ...], prefix: str) -> Value:
@@ -50,11 +47,8 @@ def sbox_layer(m: Module, state: Value, table: tuple[int, ...], prefix: str) -> 
 
 
 def permute(state: Value, table: tuple[int, ...]) -> Value:
-    """Bit i of ``state`` to bit table[i] (wiring)."""
-    source = [0] * len(table)
-    for i, j in enumerate(table):
-        source[j] = i
-    return Cat(*(state[source[j]] for j in range(len(table))))
+    """Bit i of ``state`` to bit table[i] (wiring; components/permutations.py)."""
+    return permute_bits(state, destination_table(table), "lsb0")
 
 
 class PresentDatapath(RoundDatapath):

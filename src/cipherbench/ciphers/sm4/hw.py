@@ -31,6 +31,7 @@ from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
 from ...arch.base import CipherHardware, CoreOptions, KeyStep, RoundDatapath
 from ...components.aes_sbox import table_lookup
+from ...components.rotxor import rot_xor_logic
 from .model import FK, ROUNDS, SBOX, ck
 
 WORD = 32
@@ -61,12 +62,9 @@ def t_function(m: Module, x: Value, rotations: tuple[int, ...], name: str) -> Va
     tau = Tau()
     m.submodules[name] = tau
     m.d.comb += tau.i.eq(x)
-    b = tau.o
-    result: Value = b
-    for n in rotations:
-        result = result ^ b.rotate_left(n)
+    # L or L' as rotations and XORs (the component library's rotxor, structure=rotations).
     out = Signal(WORD, name=f"{name}_out")
-    m.d.comb += out.eq(result)
+    m.d.comb += out.eq(rot_xor_logic(m, tau.o, rotations, "rotations"))
     return out
 
 
