@@ -203,3 +203,49 @@ def test_gift_key_jumps_are_the_updates() -> None:
     for _ in range(39):
         expected = model.key_update(expected)
     assert moved == expected
+
+
+# --- HIGHT ----------------------------------------------------------------------------------------
+# (ciphers/hight/narrow.py): a ring of eight bytes turning one byte a clock, one F and one data
+# adder: the first round 8 clocks (its E clocks add WK0..3), 31 rounds of 7 (the round's byte
+# rotation is the ring's eighth turn left out), a whitening pass of 8: 233 clocks. A core with
+# decryption turns encryption's pass by two more bytes (decryption's pass ends there): 235.
+
+HIGHT_MAIN = 8 + 31 * 7 + 8
+
+
+def test_hight_cycle_formula() -> None:
+    assert HIGHT_MAIN == 233
+
+
+@pytest.mark.parametrize("design", [
+    "hight/narrow",
+    pytest.param("hight/narrow:ops=encrypt", marks=pytest.mark.slow),
+    pytest.param("hight/narrow:ops=decrypt", marks=pytest.mark.slow),
+])
+def test_hight_narrow_verifies_and_counts(design: str) -> None:
+    ops = parse(design).param_dict["ops"]
+    counts = verified_counts(design, 1000 if ops == "both" else 300)
+    assert counts["hight-spec"] == (8 if ops == "both" else 4)
+    assert any(name.startswith("random-vs-oracle") for name in counts)   # Crypto++ HIGHT
+    assert any(name.startswith("constant time") for name in counts)
+    manifest = _manifest(design)
+    measured = manifest["cycles_by_key_size"]["128"]
+    enc = HIGHT_MAIN + (2 if ops == "both" else 0)
+    expected = _expected(HIGHT_MAIN, 0, "rewind", ops)
+    if ops != "decrypt":
+        expected.update(latency=1 + enc, initiation_interval=1 + enc,
+                        cycles_per_chained_block=1 + enc)
+    assert {k: measured[k] for k in FIGURES} == expected
+    _check_predictions(manifest, ops)
+    params = manifest["parameters"]
+    assert (params["f_functions"], params["data_adders_8bit"], params["clocks_per_round"]) == \
+        (1, 1, 7)
+
+
+def test_hight_offers_one_width_and_one_key_mode() -> None:
+    assert parse("hight/narrow").param_dict["width"] == "8"
+    with pytest.raises(CipherbenchError, match="valid: 8"):
+        parse("hight/narrow:width=4")
+    with pytest.raises(CipherbenchError, match="valid: rewind"):
+        parse("hight/narrow:keys=stored")

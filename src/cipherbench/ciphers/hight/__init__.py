@@ -43,6 +43,13 @@ def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorC
         yield path.name, read_kat_file(path, block_bytes=8).cases
 
 
+def _narrow_hardware(options: CoreOptions) -> HightHardware:
+    """The hardware description with the byte-serial datapath (narrow.py)."""
+    from .narrow import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="hight",
     title="HIGHT (ISO/IEC 18033-3)",
@@ -54,8 +61,12 @@ CIPHER = CipherInfo(
     vector_sets=_vector_sets,
     # Pipelines with stored round keys only: keys travelling with the blocks give a round the
     # key of the state it holds, one state off for decryption (hw.py, docs/ciphers).
-    restricts={"pipelined:keys": ("stored", "loaded")},
-    architectures=("iterative", "unrolled", "pipelined"),
+    # Narrow (narrow.py): byte-serial, one F and one adder per clock; the key register holds the
+    # key between blocks (nothing to store).
+    restricts={"pipelined:keys": ("stored", "loaded"), "narrow:width": ("8",),
+               "narrow:keys": ("rewind",)},
+    architectures=("iterative", "unrolled", "pipelined", "narrow"),
     oracle=OracleRef("cryptopp", "HIGHT"),
     cryptopp=(CryptoppClass("HIGHT", "hight.h", "HIGHT"),),
+    arch_hardware={"narrow": _narrow_hardware},
 )
