@@ -26,9 +26,10 @@ Key state s (Cat order, least significant first):
 The round-key bus is P and the flags (130 bits), straight from the state. The generators give
 encryption round c the key of state c and decryption round c that of state R - c: data state
 G + q holds (pair q-1, pair q), encryption takes pair_lo (round q at clock G + q) and decryption
-pair_hi (its round c = the encryption round r + 1 - c). So both walks are the forward walk reversed
-state by state (as SM4's five-word state): keys fly in every generator, travel with the blocks in
-pipelines, and a round-key memory mirrors the encryption entries (``stored_decryption = "mirror"``).
+pair_hi (its round c = the encryption round r + 1 - c). So the backward walk gives every round the
+key the forward walk's state holds (as SM4's five-word state): keys fly in every generator, travel
+with the blocks in pipelines, and a round-key memory mirrors the encryption entries
+(``stored_decryption = "mirror"``).
 
 Whitening keys ride in pair_hi where no round key is needed: the loaded state 0 holds WK0 || WK1
 (encryption's input whitening, decryption's output whitening) and the last forward step writes
