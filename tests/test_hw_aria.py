@@ -68,5 +68,5 @@ def test_other_architectures(design: str) -> None:
 
 def test_key_state_and_round_key_widths() -> None:
     hw = AriaHardware(CoreOptions(key_sizes=(128, 192, 256)))
-    assert (hw.key_state_bits, hw.round_key_bits) == (4 * 128 + 5, 130)
+    assert (hw.key_state_bits, hw.round_key_bits) == (4 * 128 + 10, 130)
     assert [hw.rounds(k) for k in (128, 192, 256)] == [13, 15, 17]

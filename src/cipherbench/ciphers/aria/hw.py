@@ -25,11 +25,14 @@ round function of its own, and encryption's whitening clock gives W2 the clock i
 round 1 reads ek_2. Decryption starts from key state R, which the forward run-up (R clocks, once
 per key) leaves complete.
 
-Key state s (0 <= s <= R), 4 x 128 + 5 bits: the window P0 || P1 || P2 || P3 = W_j || W_{j+1} ||
-W_{j+2} || W_{j+3} (indices mod 4, j = (s-1) mod 4, j = 0 for s = 0) and s itself. Its round key
-is K(s) = P0 ^ (P1 >>> rot) = ek_s (ek_1 for s = 0), ``rot`` one of the five rotations by
-(s-1)//4: a 5:1 multiplexer and no word selection. Forward step: the window turns one word left
-(not from state 0, whose window already has j = 0); backward: one word right (not into state 0).
+Key state s (0 <= s <= R), 4 x 128 + 10 bits: the window P0 || P1 || P2 || P3 = W_j || W_{j+1} ||
+W_{j+2} || W_{j+3} (indices mod 4, j = (s-1) mod 4, j = 0 for s = 0), s itself and the group
+(s-1)//4 of its rotation, one-hot. Its round key is K(s) = P0 ^ (P1 >>> rot) = ek_s (ek_1 for
+s = 0), ``rot`` the group's rotation: an AND-OR of five wirings, no word selection and no decoding
+(the whitening key goes through it into the S-boxes; decoding the group from s instead made the
+iterative core's longest path 47 gate levels on the generic flow, 44 with the one-hot group).
+Forward step: the window turns one word left (not from state 0, whose window already has j = 0);
+backward: one word right (not into state 0).
 Step 0 writes W2 = FE(W1, CK2) ^ W0 into P2, step 1 writes W3 = FO(W2, CK3) ^ W1 into the word
 that turns into P2; the new words never reach P0 or P1 of the state they go into, so no round key
 depends on the key step's round function in the same clock (the round key bus of a state comes
@@ -39,10 +42,10 @@ only turns the window (it starts from a state with all four W).
 Round-key bus: K(s) (128 bits), then ``odd`` (bit 128: SL1; s even) and ``final`` (bit 129: the
 round without A; s = 1, decryption's round n, or s = n+1, encryption's round n).
 
-Encryption round r (clock r, r >= 2) thus reads K(r) = ek_r and decryption round r reads
-K(R-r) = ek_{n+1-r}, as the generators hand them (arch/base.py): keys fly in every generator,
-travel with the blocks in pipelines, and a round-key memory mirrors the encryption entries for
-decryption (``stored_decryption = "mirror"``).
+Encryption's clock r (r >= 2: round r-1) thus reads K(r) = ek_r and decryption's clock r (round
+r) reads K(R-r) = ek_{n+1-r}, the keys the generators hand them (arch/base.py): keys fly in every
+generator, travel with the blocks in pipelines, and a round-key memory mirrors the encryption
+entries for decryption (``stored_decryption = "mirror"``).
 """
 
 from __future__ import annotations
@@ -56,7 +59,9 @@ from .model import DIFFUSION, EK_ROTATIONS, KEY_CONSTANTS, ROUNDS, SL1_BOXES
 
 BLOCK = 128
 COUNT_BITS = 5                      # the state index s, 0..17
-STATE_BITS = 4 * BLOCK + COUNT_BITS
+GROUPS = len(EK_ROTATIONS)          # the rotation of K(s), one-hot
+CONTROL_BITS = COUNT_BITS + GROUPS
+STATE_BITS = 4 * BLOCK + CONTROL_BITS
 RK_BITS = BLOCK + 2
 ODD_BIT, FINAL_BIT = BLOCK, BLOCK + 1
 # swap: byte j <-> byte j^2 (SL2 = swap o SL1 o swap).
@@ -95,7 +100,13 @@ class SubstitutionLayer(Elaboratable):
 
 def _window(state: Value) -> list[Value]:
     """P0..P3 of a key state (P0 most significant; s in the low bits)."""
-    return [state[COUNT_BITS + BLOCK * (3 - i):COUNT_BITS + BLOCK * (4 - i)] for i in range(4)]
+    return [state[CONTROL_BITS + BLOCK * (3 - i):CONTROL_BITS + BLOCK * (4 - i)]
+            for i in range(4)]
+
+
+def group_of(s: int) -> int:
+    """The rotation group of K(s): ek_s uses EK_ROTATIONS[(s-1)//4]; K(0) = ek_1."""
+    return max(s - 1, 0) // 4
 
 
 def diffusion(value: Value) -> Value:
@@ -172,17 +183,26 @@ class AriaKeyStep(KeyStep):
     def _round_key(self, m: Module, state: Value, name: str) -> Signal:
         """K(s) and its control bits, from a key state's own registers."""
         p0, p1 = _window(state)[:2]
-        s = state[:COUNT_BITS]
-        group = Signal(range(len(EK_ROTATIONS)), name=f"{name}_group")
-        m.d.comb += group.eq(Mux(s == 0, 0, (s - 1)[2:COUNT_BITS]))
-        rotated = Signal(BLOCK, name=f"{name}_rotated")
-        with m.Switch(group):
-            for g, amount in enumerate(EK_ROTATIONS):
-                with m.Case(g):
-                    m.d.comb += rotated.eq(p1.rotate_right(amount))
+        s, group = state[:COUNT_BITS], state[COUNT_BITS:CONTROL_BITS]
+        # The group is stored one-hot, so the rotation is an AND-OR of five wirings: no decoding
+        # between the key registers and the whitening XOR in front of the S-boxes.
+        rotated: Value = Const(0, BLOCK)
+        for g, amount in enumerate(EK_ROTATIONS):
+            rotated = rotated | (p1.rotate_right(amount) & group[g].replicate(BLOCK))
         last_state = self._by_size({k: ROUNDS[k] + 1 for k in self.key_sizes}, COUNT_BITS)
         final = (s == 1) | (s == last_state)
         return _wire(m, Cat(p0 ^ rotated, ~s[0], final), name, RK_BITS)
+
+    def _group_table(self, m: Module, s: Value, backward: int) -> Signal:
+        """One-hot group_of(s + 1) (forward) or group_of(s - 1) (backward)."""
+        out = Signal(GROUPS, name=f"group_{'down' if backward else 'up'}")
+        with m.Switch(s):
+            for value in range(1 << COUNT_BITS):
+                target = value - 1 if backward else value + 1
+                if 0 <= target <= max(ROUNDS.values()) + 1:
+                    with m.Case(value):
+                        m.d.comb += out.eq(1 << group_of(target))
+        return out
 
     def _load(self, m: Module) -> Value:
         """State 0: W0 = KL, W1 = FO(KL, CK1) ^ KR, s = 0."""
@@ -198,7 +218,8 @@ class AriaKeyStep(KeyStep):
             kr = rest & mask
         ck1 = self._by_size({k: KEY_CONSTANTS[k][0] for k in self.key_sizes}, BLOCK)
         w1 = _wire(m, diffusion(substitute(m, kl ^ ck1, Const(1, 1), "load_sl")) ^ kr, "w1")
-        return Cat(Const(0, COUNT_BITS + 2 * BLOCK), w1, kl)
+        return Cat(Const(0, COUNT_BITS), Const(1 << group_of(0), GROUPS), Const(0, 2 * BLOCK),
+                   w1, kl)
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
@@ -214,6 +235,9 @@ class AriaKeyStep(KeyStep):
                     "new_w")
         fresh = s < 2   # this forward step writes W2 or W3
         up, down = (s + 1)[:COUNT_BITS], (s - 1)[:COUNT_BITS]
+        # The one-hot group of the next state: a table of s and the direction.
+        up = Cat(up, self._group_table(m, s, 0))
+        down = Cat(down, self._group_table(m, s, 1))
         # State 0's window already starts at W0: step 0 does not turn it.
         forward = Mux(first, Cat(up, p3, new, p1, p0),
                       Cat(up, p0, Mux(fresh, new, p3), p2, p1))
