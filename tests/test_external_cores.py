@@ -385,6 +385,7 @@ def test_level_commands_a_key_busy_flag_and_an_encrypt_select(tmp_path: Path) ->
         ensure_design(external_spec(wrong))
 
 
+@pytest.mark.slow  # two DES cores verified in full: 75 s of CPU on a loaded machine
 def test_a_core_that_is_not_key_agile_waits_for_its_key(tmp_path: Path) -> None:
     inner = EXAMPLES / "des-pipelined" / "des_pipelined.v"
     _quick_verify(_example_core(tmp_path / "ok", "des_late_key.v", DES_LATE_KEY_SHIM,
