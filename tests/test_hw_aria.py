@@ -49,6 +49,8 @@ def test_iterative_cycle_counts() -> None:
 
 @pytest.mark.parametrize("design", [
     "aria-128/iterative:keys=stored",
+    # keys=loaded: the same memory, written through the round-key port (same size of build).
+    pytest.param("aria-128/iterative:keys=loaded", marks=pytest.mark.slow),
     "aria-256/iterative:ops=encrypt",
     "aria-192/iterative:ops=decrypt",
     "aria-128/unrolled:k=2",
