@@ -216,6 +216,7 @@ class PresentSerial(NarrowDatapath):
         x = [state[4 * j:4 * j + 4] for j in range(self.lanes)]
         k = [rk_slice[4 * j:4 * j + 4] for j in range(self.lanes)]
         key_select = {bits: bits // 8 for bits in self.sizes}
+        key_len = self.key_len_reg(m)
 
         def key_inputs(backwards: bool) -> list[Value]:
             """The key nibbles for the update's S-boxes, per key size, as one list."""
@@ -224,7 +225,7 @@ class PresentSerial(NarrowDatapath):
             count = 2 if 128 in self.sizes else 1
             chosen = {bits: Cat(v, Const(0, 4 * count - len(v))) if len(v) < 4 * count else v
                       for bits, v in per_size.items()}
-            joined = select_by_key_len(self.key_len_reg(m), chosen, key_select)
+            joined = select_by_key_len(key_len, chosen, key_select)
             return [joined[4 * i:4 * i + 4] for i in range(count)]
 
         lane_out: list[Value] | None = None
@@ -278,7 +279,7 @@ class PresentSerial(NarrowDatapath):
                 per_size[bits] = (Cat(Const(0, self.kbits - bits), value)
                                   if bits < self.kbits else value)
             steps[backwards] = _named(
-                m, select_by_key_len(self.key_len_reg(m), per_size, key_select),
+                m, select_by_key_len(key_len, per_size, key_select),
                 f"key_{'back' if backwards else 'fwd'}")
         if self.stored:
             start = Signal(self.kbits, name="key_start", reset_less=True)
@@ -307,15 +308,14 @@ class PresentSerial(NarrowDatapath):
         return m
 
     def key_len_reg(self, m: Module) -> Value:
-        """The stored key's length (bytes), registered here at the key transfer: the
-        controller's is private to it."""
+        """The stored key's length (bytes), registered here at the key transfer (the
+        controller's is private to it); a constant in a core for one key size."""
         if len(self.sizes) == 1:
             return Const(self.sizes[0] // 8, len(self.key_len))
-        if not hasattr(self, "_key_len_reg"):
-            self._key_len_reg = Signal(len(self.key_len), name="key_len_reg", reset_less=True)
-            with m.If(self.load_key):
-                m.d.sync += self._key_len_reg.eq(self.key_len)
-        return self._key_len_reg
+        register = Signal(len(self.key_len), name="key_len_reg", reset_less=True)
+        with m.If(self.load_key):
+            m.d.sync += register.eq(self.key_len)
+        return register
 
 
 class PresentNarrowHardware(PresentHardware):
