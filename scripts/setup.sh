@@ -11,6 +11,9 @@ debian_packages=(opensta g++ make python3-venv python3-dev libcrypto++-dev pytho
 # power) and the asic-layout target: qflow drives graywolf (placement) and qrouter (routing) on
 # the same OSU kits, which Debian ships with their LEF (docs/flows.md).
 debian_packages+=(qflow qflow-tech-osu018 qflow-tech-osu035 qflow-tech-osu050)
+# Timed gate-level simulation (de-synchronized cores, issue 30): Icarus Verilog runs a mapped
+# netlist with the OSU kits' cell models and OpenSTA's SDF, where a race shows (docs/flows.md).
+debian_packages+=(iverilog)
 # --tests: what only the test suite needs. A headless browser for the HTML explorer's tests
 # (tests/test_html_explorer.py): Playwright, from the test extras, drives Debian's chromium
 # through executable_path; no `playwright install`.

@@ -1,0 +1,175 @@
+"""Timed gate-level simulation: OpenSTA writes an SDF of a mapped netlist, Icarus Verilog runs
+it with the cells' Verilog models so that a race (data latched before it settles) shows.
+
+Verilator would not do here: it has no delays, so a too-short matched delay would pass. The
+cells' delays come from the Liberty tables through OpenSTA's SDF (IOPATH per cell instance,
+for the loads of this netlist), annotated onto the `specify` paths of the kit's own models.
+Icarus does not run the models' $setup/$hold checks: a race shows as wrong data, not as a
+timing-check message, which is what the testbenches compare.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import CipherbenchError, ToolFailed, ToolMissing
+from ..liberty import Liberty
+from ...tools import find_command, run_tool
+
+IVERILOG_HINT = "Icarus Verilog not found: apt-get install iverilog (Debian package 'iverilog')"
+SIM_TIMEOUT_S = 600
+STA_TIMEOUT_S = 300
+_STA_OK = "CIPHERBENCH_STA_OK"
+_RE_ARRIVAL = re.compile(r"^\s*(-?\d+\.\d+)\s+data arrival time", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class SimTools:
+    iverilog: str
+    vvp: str
+
+
+def sim_tools() -> SimTools:
+    """iverilog and vvp (one Debian package); ToolMissing names it."""
+    iverilog, vvp = find_command("iverilog"), find_command("vvp")
+    if iverilog is None or vvp is None:
+        raise ToolMissing(IVERILOG_HINT)
+    return SimTools(iverilog, vvp)
+
+
+def cell_models(library: Liberty) -> Path:
+    """The Verilog simulation models of a library's cells, with `specify` paths for the SDF.
+
+    The OSU kits ship theirs beside the Liberty (osu018_stdcells.v). NanGate45 here is only
+    its Liberty files: its Verilog models (NangateOpenCellLibrary.v in the Nangate 45 nm open
+    cell library) would have to be added beside them."""
+    folder = library.source.parent
+    stem = library.source.name.split(".")[0]
+    for candidate in (folder / f"{stem}.v", *sorted(folder.glob("*stdcells.v")),
+                      *sorted(folder.glob("*.v"))):
+        if candidate.is_file():
+            return candidate
+    hint = (" (NanGate45 needs NangateOpenCellLibrary.v from the Nangate 45 nm open cell "
+            "library beside its Liberty)" if library.name == "NangateOpenCellLibrary" else "")
+    raise CipherbenchError(f"no Verilog cell models for {library.name} beside {library.source}: "
+                           f"timed simulation needs the cells' models with specify blocks{hint}")
+
+
+def _run_sta(script: str, work: Path, name: str, sta: str) -> str:
+    """Run one OpenSTA script that ends by printing the marker; `sta -exit` does not fail on
+    an error, so the marker is what says it all went through."""
+    path, log = work / f"{name}.tcl", work / f"{name}.log"
+    path.write_text(f"if {{[catch {{\n{script}\n  puts {_STA_OK}\n}} msg]}} "
+                    '{ puts "ERROR: $msg" }\n')
+    output = run_tool([sta, "-no_init", "-no_splash", "-exit", str(path)], cwd=work,
+                      log_path=log, timeout_s=STA_TIMEOUT_S)
+    if _STA_OK not in output:
+        error = next((ln for ln in output.splitlines() if "ERROR" in ln or "Error" in ln), "")
+        raise ToolFailed(f"OpenSTA failed: {error.strip() or 'no result'} (log: {log})")
+    return output
+
+
+def _load(library: Liberty, netlist: Path, top: str) -> str:
+    return (f"  read_liberty {{{library.path}}}\n  set_cmd_units -time ns\n"
+            f"  read_verilog {{{netlist}}}\n  link_design {{{top}}}")
+
+
+def write_sdf(library: Liberty, netlist: Path, top: str, sdf: Path, sta: str) -> Path:
+    """The netlist's cell delays (for its own loads, the Liberty's wire-load model) as SDF."""
+    script = f"{_load(library, netlist, top)}\n  write_sdf -divider / -digits 4 {{{sdf}}}"
+    _run_sta(script, sdf.parent, f"{sdf.stem}_sdf", sta)
+    sdf.write_text(typical_from_max(fill_loop_arcs(sdf.read_text())))
+    return sdf
+
+
+_RE_MIN_MAX = re.compile(r"\(([-+0-9.eE]+)::([-+0-9.eE]+)\)")
+
+
+def typical_from_max(text: str) -> str:
+    """OpenSTA writes (min::max) with no typical value, and Icarus annotates the typical one:
+    given an empty one it silently keeps the models' own specparams. The max (the figure STA
+    times with) goes in the typical place."""
+    return _RE_MIN_MAX.sub(lambda m: f"({m.group(1)}:{m.group(2)}:{m.group(2)})", text)
+
+
+_RE_SDF_CELL = re.compile(r"\(CELL\b.*?(?=\n \(CELL\b|\Z)", re.DOTALL)
+_RE_IOPATH = re.compile(r"\(IOPATH (\S+) (\S+) (\([^()]*\))(?: (\([^()]*\)))?\)")
+_ZERO = re.compile(r"\(0(?:\.0+)?::0(?:\.0+)?\)")
+
+
+def fill_loop_arcs(text: str) -> str:
+    """Give the arcs OpenSTA cut to break combinational loops the delay of their cell.
+
+    A C-element is a loop; OpenSTA disables one arc of every loop and writes it to the SDF
+    as 0 ns, which would make the feedback faster than any gate. The cut arc is given the
+    slowest rise and fall of the other arcs of the same instance: the same gate driving the
+    same load, off by only the difference between its input pins."""
+    return _RE_SDF_CELL.sub(lambda m: _fill_cell(m.group(0)), text)
+
+
+def _fill_cell(cell: str) -> str:
+    arcs = _RE_IOPATH.findall(cell)
+    timed = [a for a in arcs if not _ZERO.fullmatch(a[2])]
+    if not timed or len(timed) == len(arcs):
+        return cell
+    rise = max((a[2] for a in timed), key=_slowest)
+    fall = max((a[3] or a[2] for a in timed), key=_slowest)
+
+    def fill(m: re.Match[str]) -> str:
+        if not _ZERO.fullmatch(m.group(3)) or m.group(4):
+            return m.group(0)
+        return f"(IOPATH {m.group(1)} {m.group(2)} {rise} {fall})"
+
+    return _RE_IOPATH.sub(fill, cell)
+
+
+def _slowest(triple: str) -> float:
+    return max(float(v) for v in triple.strip("()").split(":") if v)
+
+
+def port_delay_ps(library: Liberty, netlist: Path, top: str, source: str, sink: str,
+                  work: Path, sta: str) -> float:
+    """The longest delay from input port ``source`` to output port ``sink``, by OpenSTA."""
+    script = (f"{_load(library, netlist, top)}\n"
+              f"  report_checks -unconstrained -path_delay max -from [get_ports {{{source}}}] "
+              f"-to [get_ports {{{sink}}}] -format full -digits 4")
+    output = _run_sta(script, work, f"{top}_delay", sta)
+    found = _RE_ARRIVAL.search(output)
+    if found is None:
+        raise ToolFailed(f"OpenSTA found no path from {source} to {sink} in {top}")
+    return float(found.group(1)) * 1000.0  # set_cmd_units -time ns
+
+
+def simulate(library: Liberty, netlist: Path, testbench: Path, tb_top: str, sdf: Path,
+             work: Path) -> str:
+    """Compile netlist, cell models and testbench with specify paths on; run; vvp's output.
+
+    The testbench calls $sdf_annotate on its instance of the netlist with ``sdf``."""
+    tools = sim_tools()
+    binary = work / f"{tb_top}.vvp"
+    run_tool([tools.iverilog, "-g2005", "-gspecify", "-s", tb_top, "-o", str(binary),
+              str(_fine_models(library, work)), str(netlist), str(testbench)],
+             cwd=work, log_path=work / f"{tb_top}_iverilog.log", timeout_s=SIM_TIMEOUT_S)
+    output = run_tool([tools.vvp, "-n", str(binary)], cwd=work,
+                      log_path=work / f"{tb_top}_vvp.log", timeout_s=SIM_TIMEOUT_S)
+    # A testbench that ran on the models' built-in delays would prove nothing about the SDF.
+    problem = next((ln for ln in output.splitlines()
+                    if "SDF" in ln and ("ERROR" in ln or "Unable" in ln)), None)
+    if problem:
+        log = work / f"{tb_top}_vvp.log"
+        raise ToolFailed(f"SDF not annotated: {problem.strip()} (log: {log})")
+    return output
+
+
+_RE_TIMESCALE = re.compile(r"^`timescale\s+\S+\s*/\s*\S+", re.MULTILINE)
+
+
+def _fine_models(library: Liberty, work: Path) -> Path:
+    """The cell models with a 1 ps time precision: the OSU models declare 10 ps, to which
+    Icarus would round every annotated delay (a 75 ps buffer is 70 or 80 ps there)."""
+    text = cell_models(library).read_text(errors="replace")
+    fine = work / "cell_models_1ps.v"
+    fine.write_text(_RE_TIMESCALE.sub("`timescale 1ns/1ps", text))
+    return fine
