@@ -254,3 +254,147 @@ def test_blocks_map_onto_nangate45_but_its_cell_models_are_missing() -> None:
     assert cells.oai21.cell.startswith("OAI21") and cells.latch.transparent_high
     with pytest.raises(CipherbenchError, match="NangateOpenCellLibrary.v"):
         cell_models(library)
+
+
+# ---- controllers in a ring: an iterative datapath -------------------------------------------
+
+RING_TB = """`timescale 1ns/1ps
+module tb;
+  reg rst, load;
+  reg [3:0] din;
+  wire c0;
+  wire [3:0] q;
+  integer k;
+  cb_ring dut (.rst(rst), .load(load), .din0(din[0]), .din1(din[1]), .din2(din[2]),
+               .din3(din[3]), .c0(c0), .q0(q[0]), .q1(q[1]), .q2(q[2]), .q3(q[3]));
+  initial begin
+    $sdf_annotate("@SDF@", dut);
+    rst = 1; load = 1; din = 4'd@START@; #20; rst = 0;
+    // the first closing of bank 0 after reset takes din; from then on the ring iterates
+    @(posedge c0); #0.2; load = 0; $display("ITER %0d %b", 0, q);
+    for (k = 1; k <= @N@; k = k + 1) begin @(posedge c0); #0.2; $display("ITER %0d %b", k, q); end
+    $finish;
+  end
+  initial begin #5000; $display("TIMEOUT"); $finish; end
+endmodule
+"""
+RING_START = 9
+RING_ITERATIONS = 10
+
+
+def _increment(net: Netlist, name: str, bits: list[str]) -> list[str]:
+    """x + 1 mod 16 from the library's NAND2 and inverter (carry c_i = a_0...a_i-1)."""
+    cells, out, carry = net.cells, [], None
+    for i, a in enumerate(bits):
+        if carry is None:
+            out.append(net.gate(cells.inverter, f"{name}_s{i}", {"a": a}, f"{name}_s{i}_y"))
+            carry = a
+            continue
+        out.append(_xor(net, f"{name}_x{i}", a, carry))
+        n = net.gate(cells.nand2, f"{name}_cn{i}", {"a": a, "b": carry}, f"{name}_cn{i}_y")
+        carry = net.gate(cells.inverter, f"{name}_c{i}", {"a": n}, f"{name}_c{i}_y")
+    return out
+
+
+def _xor(net: Netlist, name: str, a: str, b: str) -> str:
+    """a ^ b as four NAND2s (the library's XOR is not among the cells the blocks look up)."""
+    nand2 = net.cells.nand2
+    m = net.gate(nand2, f"{name}_m", {"a": a, "b": b}, f"{name}_m_y")
+    p = net.gate(nand2, f"{name}_p", {"a": a, "b": m}, f"{name}_p_y")
+    r = net.gate(nand2, f"{name}_r", {"a": m, "b": b}, f"{name}_r_y")
+    return net.gate(nand2, f"{name}_o", {"a": p, "b": r}, f"{name}_o_y")
+
+
+def _mux(net: Netlist, name: str, sel: str, one: str, zero: str) -> str:
+    cells = net.cells
+    sel_n = net.gate(cells.inverter, f"{name}_sn", {"a": sel}, f"{name}_sn_y")
+    p = net.gate(cells.nand2, f"{name}_p", {"a": one, "b": sel}, f"{name}_p_y")
+    r = net.gate(cells.nand2, f"{name}_r", {"a": zero, "b": sel_n}, f"{name}_r_y")
+    return net.gate(cells.nand2, f"{name}_o", {"a": p, "b": r}, f"{name}_o_y")
+
+
+def _ring(cells: CellSet, delay_stages: int) -> Netlist:
+    """Three banks in a ring, bank 0 <- (an incrementer, then a slow inverter-pair chain) <-
+    bank 2, so each revolution adds one; load puts din into bank 0. Bank 0 starts closed
+    (the token), banks 1 and 2 transparent: with simple controllers a ring needs a bank that
+    is not holding the token on each side of it, hence three and not two."""
+    din = [f"din{i}" for i in range(WIDTH)]
+    qs = [f"q{i}" for i in range(WIDTH)]
+    net = Netlist("cb_ring", cells, inputs=["rst", "load", *din], outputs=["c0", *qs])
+    s = [net.wire(f"r{k}_state") for k in range(3)]
+    rin0 = delay_line(net, "md", s[2], delay_stages)
+    c0, en0 = latch_controller(net, "r0", rin0, s[1], "rst", init=1)
+    c1, en1 = latch_controller(net, "r1", c0, s[2], "rst")
+    c2, en2 = latch_controller(net, "r2", c1, s[0], "rst")
+    assert (c0, c1, c2) == tuple(s)
+    q0 = [net.wire(f"b0_q{i}") for i in range(WIDTH)]
+    q1 = latch_bank(net, "b1", q0, en1)
+    q2 = latch_bank(net, "b2", q1, en2)
+    inc = _increment(net, "inc", q2)
+    slow = [_logic(net, f"lg{i}", _logic(net, f"lh{i}", x)) for i, x in enumerate(inc)]
+    d0 = [_mux(net, f"mx{i}", "load", din[i], x) for i, x in enumerate(slow)]
+    assert latch_bank(net, "b0", d0, en0) == q0
+    net.lines += [f"  assign c0 = {c0};"] + [f"  assign q{i} = {q};" for i, q in enumerate(q0)]
+    return net
+
+
+def _run_ring(osu018: tuple[Liberty, CellSet], delay_stages: int, work: Path) -> list[int]:
+    library, cells = osu018
+    tb = (RING_TB.replace("@START@", str(RING_START)).replace("@N@", str(RING_ITERATIONS)))
+    output = _timed_run(library, _ring(cells, delay_stages), tb, work)
+    values = re.findall(r"ITER \d+ ([01xz]{4})", output)
+    assert len(values) == RING_ITERATIONS + 1, output
+    return [int(v, 2) if set(v) <= {"0", "1"} else -1 for v in values]
+
+
+def test_a_ring_of_controllers_iterates_through_a_matched_delay(
+        osu018: tuple[Liberty, CellSet], tmp_path: Path) -> None:
+    """The shape of an iterative core: a value goes round the ring through the logic once per
+    revolution; bank 0 holds x, x + 1, x + 2, ... (mod 16)."""
+    library, cells = osu018
+    # The ring's logic: the incrementer's carry chain and two 31-inverter chains, by STA on the
+    # whole ring is not possible (a loop), so bound it as the chains plus 1 ns for the rest.
+    logic_ps = 2 * _logic_delay_ps(library, cells, tmp_path) + 1000.0
+    stages, _ = size_delay_line(library, cells, MARGIN * (logic_ps + LATCH_OVERHEAD_PS),
+                                tmp_path, find_command("sta"))
+    got = _run_ring(osu018, stages, tmp_path)
+    assert got == [(RING_START + k) % 16 for k in range(RING_ITERATIONS + 1)]
+
+
+def test_a_ring_with_a_too_short_delay_computes_wrong_values(
+        osu018: tuple[Liberty, CellSet], tmp_path: Path) -> None:
+    got = _run_ring(osu018, 2, tmp_path)
+    want = [(RING_START + k) % 16 for k in range(RING_ITERATIONS + 1)]
+    assert got[0] == RING_START  # the load is not timed by the matched delay
+    assert sum(g != w for g, w in zip(got, want)) >= RING_ITERATIONS // 2, got
+
+
+TWO_RING_TB = """`timescale 1ns/1ps
+module tb;
+  reg rst;
+  wire c0, c1;
+  integer edges;
+  cb_ring2 dut (.rst(rst), .c0(c0), .c1(c1));
+  initial begin
+    $sdf_annotate("@SDF@", dut);
+    edges = 0; rst = 1; #20; rst = 0; #200;
+    $display("EDGES %0d c0=%b c1=%b", edges, c0, c1); $finish;
+  end
+  always @(c0 or c1) if (!rst) edges = edges + 1;
+endmodule
+"""
+
+
+def test_two_simple_controllers_in_a_ring_deadlock(osu018: tuple[Liberty, CellSet],
+                                                   tmp_path: Path) -> None:
+    """Why the ring above has three banks: with two, each C-element's inputs are the other's
+    output and its inverse (delayed), which never agree, so nothing moves. A de-synchronized
+    register with feedback (two latches) needs a more concurrent controller (issue 30)."""
+    library, cells = osu018
+    net = Netlist("cb_ring2", cells, inputs=["rst"], outputs=["c0", "c1"])
+    s0, s1 = net.wire("q0_state"), net.wire("q1_state")
+    latch_controller(net, "q0", delay_line(net, "md", s1, 4), s1, "rst", init=1)
+    latch_controller(net, "q1", s0, s0, "rst")
+    net.lines += [f"  assign c0 = {s0};", f"  assign c1 = {s1};"]
+    output = _timed_run(library, net, TWO_RING_TB, tmp_path)
+    assert re.search(r"EDGES 0 c0=1 c1=0", output), output

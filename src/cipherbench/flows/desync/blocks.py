@@ -62,6 +62,8 @@ class Netlist:
         return name
 
     def gate(self, cell: MappedCell, name: str, nets: dict[str, str], out: str) -> str:
+        if name in self.wires or name in self.inputs or name in self.outputs or name == out:
+            raise ValueError(f"instance {name} would share its name with a net")
         self.wire(out)
         self.lines.append(cell.instance(name, nets, out))
         return out
@@ -107,7 +109,8 @@ def c_element(net: Netlist, name: str, a: str, b: str, out: str, rst: str, init:
     return net.gate(cells.nand3, f"{name}_out", {"a": n_ab, "b": hold, "c": rst_n}, out)
 
 
-def latch_controller(net: Netlist, name: str, rin: str, aout: str, rst: str) -> tuple[str, str]:
+def latch_controller(net: Netlist, name: str, rin: str, aout: str, rst: str,
+                     init: int = 0) -> tuple[str, str]:
     """The simple four-phase controller of one normally-transparent latch bank.
 
     c = C(rin, !aout); c is both the acknowledge to the left (ain) and the request to the
@@ -115,11 +118,12 @@ def latch_controller(net: Netlist, name: str, rin: str, aout: str, rst: str) -> 
     on c+, capturing the data the matched delay on rin has waited for. Four-phase, bundled
     data: rin+ says the data at the bank's input has settled; c+ closes the bank and answers
     ain+; the bank opens again on c- after rin- and aout+ (the right bank has captured).
-    Returns (c, enable net of the bank).
+    ``init``: c in reset (0: transparent and empty; 1: closed, holding a token, as a ring
+    needs somewhere). Returns (c, enable net of the bank).
     """
     cells = net.cells
     aout_n = net.gate(cells.inverter, f"{name}_ainv", {"a": aout}, f"{name}_aout_n")
-    c = c_element(net, f"{name}_c", rin, aout_n, net.wire(f"{name}_state"), rst, init=0)
+    c = c_element(net, f"{name}_c", rin, aout_n, net.wire(f"{name}_state"), rst, init=init)
     if cells.latch.transparent_high:
         enable = net.gate(cells.inverter, f"{name}_en", {"a": c}, f"{name}_enable")
     else:
