@@ -148,6 +148,9 @@ def simulate(library: Liberty, netlist: Path, testbench: Path, tb_top: str, sdf:
 
     The testbench calls $sdf_annotate on its instance of the netlist with ``sdf``."""
     tools = sim_tools()
+    if "$sdf_annotate" not in (text := testbench.read_text()) or str(sdf) not in text:
+        # Without it Icarus would run on the models' built-in delays, not this netlist's.
+        raise CipherbenchError(f"{testbench} does not $sdf_annotate {sdf}")
     binary = work / f"{tb_top}.vvp"
     run_tool([tools.iverilog, "-g2005", "-gspecify", "-s", tb_top, "-o", str(binary),
               str(_fine_models(library, work)), str(netlist), str(testbench)],
