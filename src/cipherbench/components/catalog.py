@@ -110,32 +110,7 @@ def _entries() -> list[CatalogEntry]:
         CatalogEntry("rot32-var-lr", "32-bit data-dependent rotator, left or right (select)",
                      lambda: BarrelRotator(32, "both"), ("i", "amount", "right"), ("o",),
                      {"width": 32, "direction": "both"}),
-        *_standalone_entries(),
     ]
-
-
-def _standalone_entries() -> list[CatalogEntry]:
-    """Cipher-specific components that no registered cipher declares yet (components/
-    diffusion.py): ARIA's A and CLEFIA's M0/M1. A cipher folder that declares them in its
-    CipherInfo.components takes them over (and they leave this list: a name is unique)."""
-    from .diffusion import aria_diffusion, clefia_matrix
-
-    unary = ("i",), ("o",)
-    entries = [
-        CatalogEntry(f"aria-diffusion{suffix}",
-                     f"ARIA diffusion A (RFC 5794), 16x16 binary matrix on 128 bits, {text}",
-                     lambda s=structure: aria_diffusion(s), *unary, {"structure": structure})
-        for structure, suffix, text in (("tree", "", "XOR tree per bit"),
-                                        ("shared", "-shared", "Paar-shared XORs"))]
-    for which in ("m0", "m1"):
-        for structure, suffix in (("tree", ""), ("shared", "-shared")):
-            entries.append(CatalogEntry(
-                f"clefia-{which}{suffix}",
-                f"CLEFIA {which.upper()} (RFC 6114) 4x4 over GF(2^8)/0x11d on a 32-bit word, "
-                f"{'XOR tree per bit' if structure == 'tree' else 'Paar-shared XORs'}",
-                lambda w=which, s=structure: clefia_matrix(w, s), *unary,
-                {"structure": structure}))
-    return entries
 
 
 @lru_cache(maxsize=None)

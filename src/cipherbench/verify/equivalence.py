@@ -247,27 +247,6 @@ class ModelLinearMap(Elaboratable):
         return m
 
 
-def standalone_pairs() -> list[Pair]:
-    """Components no registered cipher declares yet: ARIA's A and CLEFIA's M0/M1
-    (components/diffusion.py), each structure against its definition written from the RFC."""
-    from ..components.diffusion import (
-        ARIA_A, ARIA_POLY, CLEFIA_MATRICES, CLEFIA_POLY, aria_diffusion, clefia_matrix,
-    )
-
-    out: list[Pair] = []
-    for structure in ("tree", "shared"):
-        out.append(Pair("aria-diffusion", f"{structure} = RFC 5794 byte matrix",
-                        lambda: BehavioralMatrixMul(ARIA_A, ARIA_POLY, "big"),
-                        lambda s=structure: aria_diffusion(s), ("i",), ("o",), engine="abc"))
-    for which, matrix in CLEFIA_MATRICES.items():
-        for structure in ("tree", "shared"):
-            out.append(Pair(f"clefia-{which}", f"{structure} = xtime (0x11d)",
-                            lambda mat=matrix: BehavioralMatrixMul(mat, CLEFIA_POLY, "big"),
-                            lambda w=which, s=structure: clefia_matrix(w, s), ("i",), ("o",),
-                            engine="abc"))
-    return out
-
-
 # ---------------------------------------------------------------- the pairs
 
 
@@ -302,7 +281,6 @@ def pairs() -> list[Pair]:
         out.append(Pair("rot32-var", f"barrel {direction} = shifts",
                         lambda d=direction: BehavioralRotator(32, d),
                         lambda d=direction: BarrelRotator(32, d), inputs, ("o",)))
-    out += standalone_pairs()
     for info in ciphers().values():
         if info.proofs is not None:
             out += list(info.proofs())

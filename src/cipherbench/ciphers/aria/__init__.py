@@ -49,6 +49,19 @@ def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorC
             yield path.name, found
 
 
+
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
+def _proofs():
+    from .components import proof_pairs
+
+    return proof_pairs()
+
+
 CIPHER = CipherInfo(
     name="aria",
     title="ARIA (RFC 5794, KS X 1213-1)",
@@ -65,4 +78,6 @@ CIPHER = CipherInfo(
     oracle=OracleRef("cryptopp", "ARIA"),
     openssl="aria-128-ecb",
     cryptopp=(CryptoppClass("ARIA", "aria.h", "ARIA"),),
+    components=_components,
+    proofs=_proofs,
 )

@@ -50,6 +50,19 @@ def _vector_sets(key_sizes: tuple[int, ...]) -> Iterator[tuple[str, list[VectorC
             yield path.name, found
 
 
+
+def _components():
+    from .components import catalog_entries
+
+    return catalog_entries()
+
+
+def _proofs():
+    from .components import proof_pairs
+
+    return proof_pairs()
+
+
 CIPHER = CipherInfo(
     name="clefia",
     title="CLEFIA (RFC 6114, ISO/IEC 29192-2)",
@@ -64,4 +77,6 @@ CIPHER = CipherInfo(
     # pipelines and mirror in a round-key memory. No narrow datapath.
     architectures=("iterative", "unrolled", "pipelined"),
     oracle=None,
+    components=_components,
+    proofs=_proofs,
 )
