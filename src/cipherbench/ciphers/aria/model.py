@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ...components.aes_sbox import inv_sbox_table, sbox_table
+from ...components import aes_sbox
 from ..base import checked_bytes
 
 BLOCK_BYTES = 16
@@ -69,8 +69,8 @@ def _inverse(table: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(inverse)
 
 
-SB1: tuple[int, ...] = sbox_table()
-SB3: tuple[int, ...] = inv_sbox_table()
+SB1: tuple[int, ...] = aes_sbox.sbox_table()
+SB3: tuple[int, ...] = aes_sbox.inv_sbox_table()
 SB4: tuple[int, ...] = _inverse(SB2)
 # The S-box of byte j (j mod 4) in SL1; SL2 is SL1 with the pairs of each group swapped.
 SL1_BOXES: tuple[tuple[int, ...], ...] = (SB1, SB2, SB3, SB4)
