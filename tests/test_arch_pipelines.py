@@ -64,7 +64,7 @@ EXPECTED: dict[str, dict[int, tuple[int, int, int, int, int]]] = {
     "aes-128/pipelined:load=registered": {128: (10, 1, 10, 1, 10)},
 }
 # One of each kind in the default suite (the 128-bit stages=5 twin of the 3-in-1 one is --runslow).
-DEFAULT = ("aes/unrolled:k=3", "aes-128/pipelined:inner=2",
+DEFAULT = ("aes/unrolled:k=3", "aes-128/pipelined:inner=1",
            "aes/pipelined:stages=5", "aes/pipelined:stages=5,load=registered")
 DESIGNS = [d if d in DEFAULT else pytest.param(d, marks=pytest.mark.slow) for d in EXPECTED]
 FULL = [d if d in DEFAULT else pytest.param(d, marks=pytest.mark.slow)

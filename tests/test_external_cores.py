@@ -119,8 +119,10 @@ def test_streams_core_with_every_option_verifies_and_takes_the_generated_cycles(
 
 @pytest.mark.parametrize("change", [
     {'key_order = "bytes-reversed"\n': ""},        # the key's bytes in the wrong order
-    {'block_order = "bits-reversed"\n': 'block_order = "bytes-reversed"\n'},
-    {"values = { 80 = 1, 128 = 2 }": "values = { 80 = 2, 128 = 1 }"},  # codes swapped
+    pytest.param({'block_order = "bits-reversed"\n': 'block_order = "bytes-reversed"\n'},
+                 marks=pytest.mark.slow),
+    pytest.param({"values = { 80 = 1, 128 = 2 }": "values = { 80 = 2, 128 = 1 }"},  # swapped
+                 marks=pytest.mark.slow),
 ])
 def test_a_wrong_description_fails_with_its_first_case(tmp_path: Path, present_rtl: Path,
                                                        change: dict[str, str]) -> None:
@@ -374,6 +376,7 @@ def _quick_verify(path: Path) -> None:
     assert report.failed == 0, report.first_failures()
 
 
+@pytest.mark.slow  # the command protocol is in the default suite through examples/
 def test_level_commands_a_key_busy_flag_and_an_encrypt_select(tmp_path: Path) -> None:
     inner = EXAMPLES / "aes128-command" / "aes128_command.v"
     _quick_verify(_example_core(tmp_path / "ok", "aes_level_shim.v", AES_LEVEL_SHIM, AES_LEVEL,
@@ -397,6 +400,7 @@ def test_a_core_that_is_not_key_agile_waits_for_its_key(tmp_path: Path) -> None:
         ensure_design(external_spec(wrong))
 
 
+@pytest.mark.slow  # a third shim around the PRESENT core, verified in full
 def test_a_short_key_in_the_low_bits_of_the_key_port(tmp_path: Path, present_rtl: Path) -> None:
     description = (DESCRIPTION.replace('"present_shim.v"', '"present_lsb.v"')
                    .replace('top = "present_shim"', 'top = "present_lsb"')
