@@ -148,6 +148,8 @@ def measure_design_cycles(design_dir: Path, spec: DesignSpec) -> dict[str, Any]:
 def generate(spec_text: str | DesignSpec, out_dir: Path, *, measure: bool = True,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Generate a design into out_dir (replacing it); return the manifest."""
+    from .external.spec import design_of
+
     spec = design_of(spec_text) if isinstance(spec_text, str) else spec_text
     out_dir = Path(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -175,13 +177,6 @@ def generate(spec_text: str | DesignSpec, out_dir: Path, *, measure: bool = True
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return manifest
-
-
-def design_of(text: str) -> DesignSpec:
-    """A design spec, or the design of a core description's path (external/spec.py)."""
-    from .external.spec import design_of as resolve
-
-    return resolve(text)
 
 
 def _say(progress: Callable[[str], None] | None, text: str) -> None:

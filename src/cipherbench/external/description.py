@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import CipherbenchError
+from ..tomlfile import read_toml
 
 PROTOCOLS = ("streams", "command", "fixed-latency")
 ORDERS = ("standard", "bytes-reversed", "bits-reversed")
@@ -100,7 +100,7 @@ class CoreDescription:
 def load_description(path: str | Path) -> CoreDescription:
     """The description in ``path``, checked (see the module docstring)."""
     path = Path(path)
-    data = _read(path)
+    data = read_toml(path, "core description")
     where = str(path)
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
@@ -133,18 +133,6 @@ def load_description(path: str | Path) -> CoreDescription:
     _check_roles_fit_ops(description, where)
     _check_no_port_twice(description, where)
     return _with_digest(description)
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text())
-    except FileNotFoundError as exc:
-        raise CipherbenchError(f"core description {path} not found") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CipherbenchError(f"{path}: not valid TOML: {exc}") from exc
-    except (OSError, ValueError) as exc:
-        raise CipherbenchError(f"core description {path}: cannot read it ({exc}); name a TOML "
-                               f"file") from exc
 
 
 def _string(data: dict[str, Any], key: str, where: str) -> str:

@@ -4,12 +4,12 @@ flows/asic/study_options.py)."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..errors import CipherbenchError
+from ..tomlfile import read_toml
 from ..external.spec import design_of, external_spec
 from ..flows.asic.study_options import AsicPlan, study_plan
 from ..spec import DesignSpec, parse
@@ -79,7 +79,7 @@ def known_keys() -> tuple[str, ...]:
 
 
 def load_study(path: Path) -> Study:
-    data = _read(Path(path))
+    data = read_toml(Path(path), "study file")
     where = str(path)
     unknown = sorted(set(data) - set(known_keys()))
     if unknown:
@@ -109,17 +109,6 @@ def load_study(path: Path) -> Study:
         skip_unavailable=bool(data.get("skip_unavailable", True)),
         flow_settings=_flow_settings(data, where),
     )
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text())
-    except FileNotFoundError as exc:
-        raise CipherbenchError(f"study file {path} not found") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CipherbenchError(f"{path}: not valid TOML: {exc}") from exc
-    except (OSError, ValueError) as exc:  # a folder, no permission, a NUL in the name, ...
-        raise CipherbenchError(f"study file {path}: cannot read it ({exc}); name a TOML file") from exc
 
 
 def _flow_settings(data: dict[str, Any],
