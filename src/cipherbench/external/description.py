@@ -84,17 +84,19 @@ class CoreDescription:
     def port_of(self) -> dict[str, str]:
         return dict(self.ports)
 
-    def described_ports(self) -> dict[str, str]:
-        """Every port the description names, with what it is for (role, clock, reset, tie,
-        key length)."""
-        named = {port: role for role, port in self.ports}
-        named[self.clock] = "clock"
+    def named_ports(self) -> list[tuple[str, str]]:
+        """(port, what it is for) of every port the description names: its roles, the clock,
+        the reset, the key-length select and the ties."""
+        named = [(port, role) for role, port in self.ports] + [(self.clock, "clock")]
         if self.reset:
-            named[self.reset] = "reset"
+            named.append((self.reset, "reset"))
         if self.key_length_port:
-            named[self.key_length_port] = "key_length"
-        named.update({port: "tie" for port, _ in self.tie})
-        return named
+            named.append((self.key_length_port, "key_length"))
+        return named + [(port, "tie") for port, _ in self.tie]
+
+    def described_ports(self) -> dict[str, str]:
+        """Every port the description names, with what it is for."""
+        return dict(self.named_ports())
 
 
 def load_description(path: str | Path) -> CoreDescription:
@@ -310,8 +312,7 @@ def _check_roles_fit_ops(d: CoreDescription, where: str) -> None:
 
 
 def _check_no_port_twice(d: CoreDescription, where: str) -> None:
-    names = [port for _, port in d.ports] + [d.clock] + ([d.reset] if d.reset else []) \
-        + ([d.key_length_port] if d.key_length_port else []) + [port for port, _ in d.tie]
+    names = [port for port, _ in d.named_ports()]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise CipherbenchError(f"{where}: port {twice[0]!r} is named for two roles; each port "
