@@ -240,20 +240,26 @@ def test_missing_iverilog_is_one_line_naming_the_package(
         timed_sim.sim_tools()
 
 
-NANGATE45 = Path("/work/shared/pdk/nangate45/nangate45_typ.lib.gz")
+def _configured_liberty() -> str | None:
+    import os
+    return os.environ.get("CIPHERBENCH_LIBERTY")
 
 
-@pytest.mark.skipif(not NANGATE45.is_file(), reason="NanGate45 Liberty not here")
-def test_blocks_map_onto_nangate45_but_its_cell_models_are_missing() -> None:
-    """The blocks find their cells by function (NanGate's OAI21_X1 has its pins in another
-    order than the OSU kits'); what timed simulation lacks there is the cells' Verilog."""
-    from cipherbench.flows.desync.timed_sim import cell_models
-    from cipherbench.errors import CipherbenchError
-    library = load_liberty(str(NANGATE45))
+@pytest.mark.skipif(_configured_liberty() is None,
+                    reason="no Liberty configured (CIPHERBENCH_LIBERTY; NanGate45 in CI)")
+def test_c_element_on_the_configured_liberty_with_models_written_from_it(tmp_path: Path) -> None:
+    """A library without Verilog models of its own (NanGate45 is only Liberty) still simulates
+    with its timing: the models are written from the Liberty (flows/desync/models.py), and the
+    blocks find its cells by function (NanGate's OAI21_X1 has its pins in another order)."""
+    library = load_liberty(_configured_liberty())
     cells = CellSet.of(library)
-    assert cells.oai21.cell.startswith("OAI21") and cells.latch.transparent_high
-    with pytest.raises(CipherbenchError, match="NangateOpenCellLibrary.v"):
-        cell_models(library)
+    net = Netlist("cb_celem", cells, inputs=["a", "b", "rst"], outputs=["y0", "y1"])
+    c_element(net, "c0", "a", "b", "y0", "rst", init=0)
+    c_element(net, "c1", "a", "b", "y1", "rst", init=1)
+    output = _timed_run(library, net, C_TB, tmp_path)
+    checks = re.findall(r"CHECK a=(\S) b=(\S) y0=(\S) y1=(\S) want (\S) (\S)", output)
+    assert len(checks) == 13, output
+    assert all((y0, y1) == (w0, w1) for _a, _b, y0, y1, w0, w1 in checks), output
 
 
 # ---- controllers in a ring: an iterative datapath -------------------------------------------

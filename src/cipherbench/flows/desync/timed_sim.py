@@ -40,21 +40,13 @@ def sim_tools() -> SimTools:
 
 
 def cell_models(library: Liberty) -> Path:
-    """The Verilog simulation models of a library's cells, with `specify` paths for the SDF.
+    """The Verilog simulation models of a library's cells, with `specify` paths for the SDF,
+    written from the Liberty itself (models.py), so that every library with a Liberty can be
+    simulated with its timing, whether or not its kit ships models (NanGate45 here does not)."""
+    from ...cache import cache_root
+    from .models import require_models
 
-    The OSU kits ship theirs beside the Liberty (osu018_stdcells.v). NanGate45 here is only
-    its Liberty files: its Verilog models (NangateOpenCellLibrary.v in the Nangate 45 nm open
-    cell library) would have to be added beside them."""
-    folder = library.source.parent
-    stem = library.source.name.split(".")[0]
-    for candidate in (folder / f"{stem}.v", *sorted(folder.glob("*stdcells.v")),
-                      *sorted(folder.glob("*.v"))):
-        if candidate.is_file():
-            return candidate
-    hint = (" (NanGate45 needs NangateOpenCellLibrary.v from the Nangate 45 nm open cell "
-            "library beside its Liberty)" if library.name == "NangateOpenCellLibrary" else "")
-    raise CipherbenchError(f"no Verilog cell models for {library.name} beside {library.source}: "
-                           f"timed simulation needs the cells' models with specify blocks{hint}")
+    return require_models(library, cache_root() / "cell_models")
 
 
 def _run_sta(script: str, work: Path, name: str, sta: str) -> str:
@@ -153,7 +145,7 @@ def simulate(library: Liberty, netlist: Path, testbench: Path, tb_top: str, sdf:
         raise CipherbenchError(f"{testbench} does not $sdf_annotate {sdf}")
     binary = work / f"{tb_top}.vvp"
     run_tool([tools.iverilog, "-g2005", "-gspecify", "-s", tb_top, "-o", str(binary),
-              str(_fine_models(library, work)), str(netlist), str(testbench)],
+              str(cell_models(library)), str(netlist), str(testbench)],
              cwd=work, log_path=work / f"{tb_top}_iverilog.log", timeout_s=SIM_TIMEOUT_S)
     output = run_tool([tools.vvp, "-n", str(binary)], cwd=work,
                       log_path=work / f"{tb_top}_vvp.log", timeout_s=SIM_TIMEOUT_S)
@@ -164,15 +156,3 @@ def simulate(library: Liberty, netlist: Path, testbench: Path, tb_top: str, sdf:
         log = work / f"{tb_top}_vvp.log"
         raise ToolFailed(f"SDF not annotated: {problem.strip()} (log: {log})")
     return output
-
-
-_RE_TIMESCALE = re.compile(r"^`timescale\s+\S+\s*/\s*\S+", re.MULTILINE)
-
-
-def _fine_models(library: Liberty, work: Path) -> Path:
-    """The cell models with a 1 ps time precision: the OSU models declare 10 ps, to which
-    Icarus would round every annotated delay (a 75 ps buffer is 70 or 80 ps there)."""
-    text = cell_models(library).read_text(errors="replace")
-    fine = work / "cell_models_1ps.v"
-    fine.write_text(_RE_TIMESCALE.sub("`timescale 1ns/1ps", text))
-    return fine
