@@ -73,6 +73,29 @@ def test_kit_liberty_facts(kit: str) -> None:
     assert node_um(library.name) == KITS[kit].node_um
 
 
+# The footprint of each kit's LATCH in its LEF (its Liberty says 0).
+LATCH_AREA = {"osu018": 56.0, "osu035": 224.0, "osu050": 504.0}
+
+
+@pytest.mark.parametrize("kit", sorted(KITS))
+def test_kit_latch_area_comes_from_the_lef_where_the_liberty_says_zero(kit: str) -> None:
+    """Debian's OSU Liberty files give LATCH an area of 0, so a latch core's storage would
+    count as nothing; the flows read a copy with the LEF's footprint, everything else as it was."""
+    from cipherbench.flows.libraries import kit_files
+    from cipherbench.flows.liberty import parse_liberty
+
+    _installed(kit)
+    raw_path = kit_files(kit)[0]
+    raw = parse_liberty(raw_path.read_text(errors="replace"), source=raw_path, path=raw_path,
+                        sha256="raw")
+    assert raw.cells["LATCH"].area == 0.0  # the defect this works around
+    library = load_liberty(kit)
+    assert library.cells["LATCH"].area == LATCH_AREA[kit]
+    assert library.source != raw_path
+    unchanged = [n for n, c in raw.cells.items() if c.area and library.cells[n].area != c.area]
+    assert unchanged == []
+
+
 @pytest.mark.parametrize("kit", sorted(KITS))
 def test_kit_synthesis_and_sta(kit: str, small_core: Path, tmp_path: Path) -> None:
     """Both synthesis ends on the kit, timed by OpenSTA, counted in the kit's own NAND2."""

@@ -11,6 +11,9 @@ path; the ``asic-layout`` target places and routes on the same kits.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,7 +74,57 @@ def kit_files(name: str) -> tuple[Path, Path]:
 
 
 def kit_liberty(name: str) -> Path:
-    return kit_files(name)[0]
+    """The kit's Liberty as the flows read it: the Debian file, except that a cell whose
+    Liberty area is 0 gets its footprint from the kit's LEF (``patched_liberty``)."""
+    liberty, lef = kit_files(name)
+    return patched_liberty(liberty, lef)
+
+
+_RE_LEF_SIZE = re.compile(r"^MACRO\s+(\S+)\s*$.*?^\s*SIZE\s+([0-9.]+)\s+BY\s+([0-9.]+)",
+                          re.MULTILINE | re.DOTALL)
+
+
+def patched_liberty(liberty: Path, lef: Path) -> Path:
+    """The OSU kits' Liberty files give their LATCH cell an area of 0 (all three kits), so a
+    latch design would count its latches as nothing; the kit's LEF has the cell's footprint
+    (osu018: 5.6 x 10.0 um = 56 um2, against 96 um2 for DFFPOSX1, whose Liberty and LEF
+    areas agree). This returns the Liberty with every zero area replaced by the LEF's
+    width x height: a copy in the cache, keyed by both files' contents, or the file itself
+    where nothing needs replacing."""
+    from .liberty import cache_dir
+
+    text = liberty.read_text(errors="replace")
+    lef_text = lef.read_text(errors="replace")
+    sizes = {m.group(1): float(m.group(2)) * float(m.group(3))
+             for m in _RE_LEF_SIZE.finditer(lef_text)}
+    patched, count = _replace_zero_areas(text, sizes)
+    if not count:
+        return liberty
+    digest = hashlib.sha256(text.encode() + lef_text.encode()).hexdigest()[:16]
+    target = cache_dir() / "liberty" / f"{liberty.stem}-lef-areas-{digest}.lib"
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(patched)
+        tmp.replace(target)
+    return target
+
+
+_RE_CELL_AREA = re.compile(r"(cell\s*\(\s*\"?(\w+)\"?\s*\)\s*\{\s*area\s*:\s*)0(?:\.0*)?(\s*;)")
+
+
+def _replace_zero_areas(text: str, sizes: dict[str, float]) -> tuple[str, int]:
+    count = 0
+
+    def fix(m: re.Match[str]) -> str:
+        nonlocal count
+        size = sizes.get(m.group(2))
+        if not size:
+            return m.group(0)
+        count += 1
+        return f"{m.group(1)}{size:g}{m.group(3)}"
+
+    return _RE_CELL_AREA.sub(fix, text), count
 
 
 def node_um(library_name: str | None) -> float | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..ciphers.registry import ciphers
 from ..spec import DesignSpec
@@ -75,7 +75,8 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
                   key_change_blocks: int = 48, constant_time_keys: int = 24,
                   oracle_blocks: int = 200, mct_outer: int = 0,
                   trace: bool = False,
-                  known_answer_per_set: int | None = None) -> VerifyReport:
+                  known_answer_per_set: int | None = None,
+                  simulator: Any = None) -> VerifyReport:
     """Known-answer sets, random blocks against the model (a key change every few blocks, each
     drained first), ``oracle_blocks`` random blocks against the cipher's independent oracle (a
     note instead where its package is missing), the first ``mct_outer`` outer iterations of the
@@ -84,12 +85,15 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
     any other core must hold the key until it is ready; both must give the model's results.
     Last, the constant-time set: ``constant_time_keys`` random keys per key size and direction,
     two random blocks under each (see ``check_constant_time``). ``known_answer_per_set``: at most
-    that many vectors of each known-answer set, spread over it (``spread``); all of them if None."""
+    that many vectors of each known-answer set, spread over it (``spread``); all of them if None.
+    ``simulator``: what runs the operations, if not the design's Verilator testbench (anything
+    with ``build()`` and ``run(ops)``: the de-synchronized core's timed simulation,
+    flows/desync/replay.py)."""
     from .check import check_cases, check_key_agility, random_cases
     from .sim import Simulator
 
     info = ciphers()[spec.cipher]
-    sim = Simulator(design_dir, trace=trace)
+    sim = simulator if simulator is not None else Simulator(design_dir, trace=trace)
     sim.build()
     outcomes: list[SetOutcome] = []
     notes: list[str] = []

@@ -31,6 +31,8 @@ class CellSet:
     inverter: MappedCell
     buffer: MappedCell
     latch: LatchCell
+    nor3: MappedCell  # the controllers' start condition (controllers.py)
+    and2: MappedCell  # stages of a fast-reset delay line
 
     @classmethod
     def of(cls, library: Liberty) -> "CellSet":
@@ -42,6 +44,8 @@ class CellSet:
             inverter=find_inverter(library),
             buffer=find_buffer(library),
             latch=find_latch(library),
+            nor3=find_gate(library, ("a", "b", "c"), lambda a, b, c: not (a or b or c)),
+            and2=find_gate(library, ("a", "b"), lambda a, b: a and b),
         )
 
 

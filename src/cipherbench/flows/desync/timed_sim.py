@@ -134,25 +134,43 @@ def port_delay_ps(library: Liberty, netlist: Path, top: str, source: str, sink: 
     return float(found.group(1)) * 1000.0  # set_cmd_units -time ns
 
 
+def compile_timed(library: Liberty, netlist: Path, testbench: Path, tb_top: str,
+                  work: Path) -> Path:
+    """Netlist, cell models and testbench compiled with specify paths on; the vvp program.
+
+    The testbench must call $sdf_annotate on its instance of the netlist: without it Icarus
+    would run on the models' built-in delays (zero), not this netlist's."""
+    tools = sim_tools()
+    if "$sdf_annotate" not in testbench.read_text():
+        raise CipherbenchError(f"{testbench} does not $sdf_annotate the netlist's SDF")
+    binary = work / f"{tb_top}.vvp"
+    run_tool([tools.iverilog, "-g2005", "-gspecify", "-s", tb_top, "-o", str(binary),
+              str(cell_models(library)), str(netlist), str(testbench)],
+             cwd=work, log_path=work / f"{tb_top}_iverilog.log", timeout_s=SIM_TIMEOUT_S)
+    return binary
+
+
+def run_timed(binary: Path, args: list[str], work: Path, name: str,
+              timeout_s: float = SIM_TIMEOUT_S) -> str:
+    """Run a compiled timed simulation with plusargs; its output. An SDF that did not annotate
+    is an error (the run would prove nothing about the netlist's timing)."""
+    tools = sim_tools()
+    log = work / f"{name}_vvp.log"
+    output = run_tool([tools.vvp, "-n", str(binary), *args], cwd=work, log_path=log,
+                      timeout_s=timeout_s)
+    problem = next((ln for ln in output.splitlines()
+                    if "SDF" in ln and ("ERROR" in ln or "Unable" in ln)), None)
+    if problem:
+        raise ToolFailed(f"SDF not annotated: {problem.strip()} (log: {log})")
+    return output
+
+
 def simulate(library: Liberty, netlist: Path, testbench: Path, tb_top: str, sdf: Path,
              work: Path) -> str:
     """Compile netlist, cell models and testbench with specify paths on; run; vvp's output.
 
     The testbench calls $sdf_annotate on its instance of the netlist with ``sdf``."""
-    tools = sim_tools()
-    if "$sdf_annotate" not in (text := testbench.read_text()) or str(sdf) not in text:
-        # Without it Icarus would run on the models' built-in delays, not this netlist's.
+    if str(sdf) not in testbench.read_text():
         raise CipherbenchError(f"{testbench} does not $sdf_annotate {sdf}")
-    binary = work / f"{tb_top}.vvp"
-    run_tool([tools.iverilog, "-g2005", "-gspecify", "-s", tb_top, "-o", str(binary),
-              str(cell_models(library)), str(netlist), str(testbench)],
-             cwd=work, log_path=work / f"{tb_top}_iverilog.log", timeout_s=SIM_TIMEOUT_S)
-    output = run_tool([tools.vvp, "-n", str(binary)], cwd=work,
-                      log_path=work / f"{tb_top}_vvp.log", timeout_s=SIM_TIMEOUT_S)
-    # A testbench that ran on the models' built-in delays would prove nothing about the SDF.
-    problem = next((ln for ln in output.splitlines()
-                    if "SDF" in ln and ("ERROR" in ln or "Unable" in ln)), None)
-    if problem:
-        log = work / f"{tb_top}_vvp.log"
-        raise ToolFailed(f"SDF not annotated: {problem.strip()} (log: {log})")
-    return output
+    binary = compile_timed(library, netlist, testbench, tb_top, work)
+    return run_timed(binary, [], work, tb_top)

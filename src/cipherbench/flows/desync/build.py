@@ -1,0 +1,245 @@
+"""Assemble a de-synchronized netlist: the mapped logic as it was, every flip-flop replaced by a
+master and a slave storage cell (latches, or flip-flops: ``storage``), each bank's storage
+enabled by its controller (controllers.py), each request delayed to match its data (timing.py).
+
+Also writes the datapath alone (storage outputs and inputs as ports) for OpenSTA to time the
+channels on, and counts the area by part: logic, storage, control (controllers, joins and the
+enables' buffer trees) and delay elements.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...errors import CipherbenchError
+from ..liberty import Liberty
+from .banks import ENV_IN, ENV_OUT, BankGraph
+from .blocks import CellSet, Netlist
+from .controllers import ENV_ACK, ENV_REQ, OUT_ACK, OUT_REQ, RESET, Network, build_network
+from .netlist import Bit, FlipFlop, MappedNetlist
+
+STORAGE_KINDS = ("latch", "flipflop")
+_RE_INSTANCE = re.compile(r"^\s+(\S+)\s+(\S+)\s*\(", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Storage:
+    """The storage cell of one half of a pair: cell and pins (enable = latch enable or clock)."""
+
+    cell: str
+    enable: str
+    data: str
+    q: str
+    invert_enable: bool  # a latch transparent while its enable is low
+
+
+@dataclass
+class Assembled:
+    verilog: Path
+    top: str
+    area_um2: dict[str, float] = field(default_factory=dict)
+    cells: dict[str, int] = field(default_factory=dict)
+    data_inputs: dict[str, int] = field(default_factory=dict)  # port -> width, clock left out
+    data_outputs: dict[str, int] = field(default_factory=dict)
+    network: Network | None = None
+
+
+def storage_for(kind: str, flipflop: FlipFlop, cells: CellSet) -> Storage:
+    if kind == "latch":
+        latch = cells.latch
+        return Storage(latch.cell, latch.enable, latch.data, latch.q, not latch.transparent_high)
+    if kind == "flipflop":
+        if flipflop.q is None:
+            raise CipherbenchError(f"{flipflop.instance.cell} has no Q output to pair")
+        return Storage(flipflop.instance.cell, flipflop.clock, flipflop.data, flipflop.q, False)
+    raise CipherbenchError(f"desync setting storage={kind!r} must be one of "
+                           f"{', '.join(STORAGE_KINDS)}")
+
+
+def _net(bit: Bit) -> str:
+    return f"1'b{bit}" if isinstance(bit, str) else f"n{bit}"
+
+
+def _port_bits(ports: dict[str, list[Bit]], skip: str | None) -> dict[str, list[Bit]]:
+    return {name: bits for name, bits in ports.items() if name != skip}
+
+
+def _vector_decls(direction: str, ports: dict[str, list[Bit]]) -> list[str]:
+    return [f"  {direction} [{len(bits) - 1}:0] {_port_id(name)};" if len(bits) > 1
+            else f"  {direction} {_port_id(name)};" for name, bits in ports.items()]
+
+
+def _port_id(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z_]\w*", name) else "\\" + name + " "
+
+
+def _logic_lines(netlist: MappedNetlist) -> list[str]:
+    lines = []
+    for k, inst in enumerate(netlist.logic):
+        conns = ", ".join(f".{pin}({_net(bit)})" for pin, bit in sorted(inst.pins.items()))
+        lines.append(f"  {inst.cell} u{k} ({conns});")
+    return lines
+
+
+def _used_nets(netlist: MappedNetlist) -> set[int]:
+    nets: set[int] = set()
+    for inst in [*netlist.logic, *(ff.instance for ff in netlist.flipflops)]:
+        nets |= {b for b in inst.pins.values() if isinstance(b, int)}
+    for bits in [*netlist.inputs.values(), *netlist.outputs.values()]:
+        nets |= {b for b in bits if isinstance(b, int)}
+    return nets
+
+
+def datapath_netlist(netlist: MappedNetlist, clock: str, cells: CellSet, path: Path) -> tuple[
+        str, dict[int, str], dict[int, str], list[str], list[str]]:
+    """The logic alone, for OpenSTA: ports ``q<i>`` (flip-flop i's output, with an inverter for
+    its inverted output where used), ``d<i>`` (its input), ``pi_*``/``po_*`` (the core's data
+    ports, one per bit). Returns (top, q port per flip-flop, d port per flip-flop, input ports,
+    output ports)."""
+    top = f"{netlist.top}_datapath"
+    q_ports = {i: f"q{i}" for i in range(len(netlist.flipflops))}
+    d_ports = {i: f"d{i}" for i in range(len(netlist.flipflops))}
+    inputs = {name: bits for name, bits in netlist.inputs.items() if name != clock}
+    in_ports = [_bit_port("pi", name, k) for name, bits in inputs.items() for k in range(len(bits))]
+    out_ports = [_bit_port("po", name, k) for name, bits in netlist.outputs.items()
+                 for k in range(len(bits))]
+    nets = _used_nets(netlist)
+    lines = [f"module {top} ({', '.join([*q_ports.values(), *in_ports, *d_ports.values(), *out_ports])});"]
+    lines += [f"  input {p};" for p in [*q_ports.values(), *in_ports]]
+    lines += [f"  output {p};" for p in [*d_ports.values(), *out_ports]]
+    lines += [f"  wire n{b};" for b in sorted(nets)]
+    for name, bits in inputs.items():
+        lines += [f"  assign {_net(b)} = {_bit_port('pi', name, k)};"
+                  for k, b in enumerate(bits) if isinstance(b, int)]
+    for i, ff in enumerate(netlist.flipflops):
+        pins = ff.instance.pins
+        if ff.q is not None and isinstance(pins.get(ff.q), int):
+            lines.append(f"  assign {_net(pins[ff.q])} = q{i};")
+        if ff.qn is not None and isinstance(pins.get(ff.qn), int):
+            lines.append(f"  {cells.inverter.instance(f'qn{i}', {'a': f'q{i}'}, _net(pins[ff.qn]))}")
+        lines.append(f"  assign d{i} = {_net(pins[ff.data])};")
+    for name, bits in netlist.outputs.items():
+        lines += [f"  assign {_bit_port('po', name, k)} = {_net(b)};" for k, b in enumerate(bits)]
+    lines += _logic_lines(netlist)
+    lines.append("endmodule\n")
+    path.write_text("`timescale 1ns/1ps\n" + "\n".join(lines))
+    return top, q_ports, d_ports, in_ports, out_ports
+
+
+def _bit_port(prefix: str, name: str, k: int) -> str:
+    return f"{prefix}_{re.sub(r'[^A-Za-z0-9_]', '_', name)}_{k}"
+
+
+def assemble(netlist: MappedNetlist, clock: str, graph: BankGraph, storage_kind: str,
+             cells: CellSet, library: Liberty, request_stages: dict[str, int],
+             pulse_stages: int, path: Path) -> Assembled:
+    """The de-synchronized netlist as flat structural Verilog at ``path``."""
+    top = f"{netlist.top}_desync"
+    inputs = _port_bits(netlist.inputs, clock)
+    outputs = netlist.outputs
+    handshake_in, handshake_out = [RESET, ENV_REQ, OUT_ACK], [ENV_ACK, OUT_REQ]
+    control = Netlist(top, cells, inputs=handshake_in, outputs=handshake_out)
+    storage_counts = {name: len(bank.flipflops) for name, bank in graph.banks.items()}
+    network = build_network(control, graph, request_stages, pulse_stages, storage_counts)
+
+    bank_of: dict[tuple[int, str], str] = {}
+    for name, bank in graph.banks.items():
+        for ff in bank.flipflops:
+            bank_of[(id(ff), bank.role)] = name
+    storage_lines, storage_cells = [], 0
+    fill: dict[str, int] = {}
+
+    def enable_of(bank: str) -> str:
+        nets = network.enable_nets[bank]
+        k = fill.get(bank, 0)
+        fill[bank] = k + 1
+        return nets[(k * len(nets)) // max(1, storage_counts[bank])]
+
+    inverted_enables: dict[str, str] = {}
+    extra_wires: list[str] = []
+    for i, ff in enumerate(netlist.flipflops):
+        pins = ff.instance.pins
+        store = storage_for(storage_kind, ff, cells)
+        master_q, slave_q = f"sm{i}_q", (_net(pins[ff.q]) if ff.q and isinstance(pins.get(ff.q), int)
+                                         else f"ss{i}_q")
+        extra_wires.append(master_q)
+        if slave_q.startswith("ss"):
+            extra_wires.append(slave_q)
+        for half, d, q in (("master", _net(pins[ff.data]), master_q), ("slave", master_q, slave_q)):
+            enable = enable_of(bank_of[(id(ff), half)])
+            if store.invert_enable:
+                if enable not in inverted_enables:
+                    inverted_enables[enable] = control.gate(cells.inverter, f"{enable}_inv",
+                                                            {"a": enable}, f"{enable}_n")
+                enable = inverted_enables[enable]
+            tag = "sm" if half == "master" else "ss"
+            storage_lines.append(f"  {store.cell} {tag}{i} (.{store.enable}({enable}), "
+                                 f".{store.data}({d}), .{store.q}({q}));")
+            storage_cells += 1
+        if ff.qn is not None and isinstance(pins.get(ff.qn), int):
+            storage_lines.append(f"  {cells.inverter.instance(f'sqn{i}', {'a': slave_q}, _net(pins[ff.qn]))}")
+
+    nets = _used_nets(netlist)
+    ports = [*handshake_in, *handshake_out, *(_port_id(n) for n in inputs),
+             *(_port_id(n) for n in outputs)]
+    lines = [f"`timescale 1ns/1ps", f"module {top} ({', '.join(ports)});"]
+    lines += [f"  input {p};" for p in handshake_in] + [f"  output {p};" for p in handshake_out]
+    lines += _vector_decls("input", inputs) + _vector_decls("output", outputs)
+    lines += [f"  wire n{b};" for b in sorted(nets)]
+    lines += [f"  wire {w};" for w in extra_wires]
+    lines += [f"  wire {w};" for w in control.wires]
+    for name, bits in inputs.items():
+        lines += [f"  assign {_net(b)} = {_select(name, k, len(bits))};"
+                  for k, b in enumerate(bits) if isinstance(b, int)]
+    for name, bits in outputs.items():
+        lines += [f"  assign {_select(name, k, len(bits))} = {_net(b)};" for k, b in enumerate(bits)]
+    lines += _logic_lines(netlist) + storage_lines + control.lines
+    lines.append("endmodule\n")
+    path.write_text("\n".join(lines))
+
+    result = Assembled(path, top, network=network,
+                       data_inputs={n: len(b) for n, b in inputs.items()},
+                       data_outputs={n: len(b) for n, b in outputs.items()})
+    logic_cells = [inst.cell for inst in netlist.logic]
+    store_cells = [m.group(1) for m in _RE_INSTANCE.finditer("\n".join(storage_lines))]
+    parts: dict[str, list[str]] = {"logic": logic_cells, "storage": store_cells,
+                                   "control": [], "delay": []}
+    for m in _RE_INSTANCE.finditer("\n".join(control.lines)):
+        cell, name = m.group(1), m.group(2)
+        parts["delay" if ("_md_" in name or "_pd_" in name) else "control"].append(cell)
+    for part, kinds in parts.items():
+        result.cells[part] = len(kinds)
+        result.area_um2[part] = round(sum(library.cells[k].area for k in kinds), 4)
+    return result
+
+
+def _select(name: str, k: int, width: int) -> str:
+    return _port_id(name) + (f"[{k}]" if width > 1 else "")
+
+
+def channel_ports(netlist: MappedNetlist, graph: BankGraph, q_ports: dict[int, str],
+                  d_ports: dict[int, str], in_ports: list[str],
+                  out_ports: list[str]) -> dict[tuple[str, str], tuple[list[str], list[str]]]:
+    """For each channel of the graph: the datapath netlist's ports its paths start and end at.
+    A master-to-slave channel has no logic (the master's output is the slave's input)."""
+    index = {id(ff): i for i, ff in enumerate(netlist.flipflops)}
+
+    def starts(bank: str) -> list[str]:
+        if bank == ENV_IN:
+            return in_ports
+        return [q_ports[index[id(ff)]] for ff in graph.banks[bank].flipflops]
+
+    def ends(bank: str) -> list[str]:
+        if bank == ENV_OUT:
+            return out_ports
+        return [d_ports[index[id(ff)]] for ff in graph.banks[bank].flipflops]
+
+    channels = {}
+    for src, dst in sorted(graph.edges):
+        if dst != ENV_OUT and graph.banks[dst].role == "slave":
+            channels[(src, dst)] = ([], [])
+        else:
+            channels[(src, dst)] = (starts(src), ends(dst))
+    return channels

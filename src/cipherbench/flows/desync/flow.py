@@ -1,0 +1,231 @@
+"""The de-synchronization flow (target ``asic-desync``): a design's synchronous ASIC netlist made
+asynchronous, verified in timed simulation, and measured from that simulation.
+
+Steps, each in its own module:
+1. the asic flow's synthesis of the design (flip-flops, the settings' goal and hierarchy);
+2. the netlist read flat (netlist.py), its registers grouped into banks and the handshake graph
+   built from its data dependencies (banks.py);
+3. OpenSTA times every channel of the graph on the datapath (timing.py);
+4. the netlist rewritten: every flip-flop a master and a slave storage cell, a controller per
+   bank, a matched delay per request (build.py, controllers.py);
+5. OpenSTA writes the SDF; Icarus runs the core with it, driven by the environment testbench
+   through the common interface (replay.py): the design's known-answer sets, random blocks against
+   the model and the oracle, key changes and the constant-time set must all pass, and every cycle
+   must show the synchronous core's outputs;
+6. measured from timed runs: latency, throughput in a long stream and in a chained (feedback)
+   stream, the mean time per cycle (the core's effective clock), area by part, power from the
+   simulated activity, and the idle experiment (Papaefstathiou et al. section 4.2.2: a burst of
+   blocks, then as long idle) against the synchronous core at the same throughput.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ...errors import CipherbenchError
+from ...tools import sta_path, sta_version, yosys_version
+from ..base import FlowResult, check_settings, load_design, missing_tool
+from ..liberty import load_liberty
+from .banks import ENV_IN, ENV_OUT, GRANULARITIES, bank_graph, dependencies, group_registers
+from .blocks import CellSet
+from .build import STORAGE_KINDS, assemble, channel_ports, datapath_netlist, storage_for
+from .controllers import ENABLE_FANOUT
+from .netlist import read_mapped_netlist
+from .timed_sim import IVERILOG_HINT, sim_tools, write_sdf
+from .timing import delay_line_fit, path_delays, storage_timing
+
+DEFAULTS: dict[str, Any] = {
+    "liberty": None,
+    "storage": "latch",  # "latch" | "flipflop": what each half of a register pair is
+    "granularity": "register",  # banks.GRANULARITIES
+    "margin": 0.2,  # matched delays: (1 + margin) x the STA delay they stand for
+    "goal": "area",  # the synchronous netlist's synthesis goal (asic flow)
+    "hierarchy": "flat",
+    "structure": "restructure",
+    # Verification in timed simulation: the same sets as every netlist check (verify/netlist.py).
+    "known_answer_per_set": 16,
+    "random_blocks": 200,
+    "stream_blocks": 32,
+    "power": True,
+}
+
+
+def effective(settings: dict[str, Any]) -> dict[str, Any]:
+    merged = {**DEFAULTS, **settings}
+    if merged["storage"] not in STORAGE_KINDS:
+        raise CipherbenchError(f"desync setting storage={merged['storage']!r} must be one of "
+                               f"{', '.join(STORAGE_KINDS)}")
+    if merged["granularity"] not in GRANULARITIES:
+        raise CipherbenchError(f"desync setting granularity={merged['granularity']!r} must be "
+                               f"one of {', '.join(GRANULARITIES)}")
+    margin = merged["margin"]
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 10:
+        raise CipherbenchError(f"desync setting margin={margin!r} must be a number from 0 to 10 "
+                               "(0.2: matched delays 20 % longer than STA's figure)")
+    return merged
+
+
+def target_label(settings: dict[str, Any], library_name: str) -> str:
+    """desync:LIB:STORAGE:GRANULARITY, with the goal where it is not the area end."""
+    label = f"desync:{library_name}:{settings['storage']}:{settings['granularity']}"
+    return label + ("" if settings["goal"] == "area" else f":{settings['goal']}")
+
+
+class DesyncFlow:
+    name = "desync"
+    cost = 6
+
+    def target_id(self, settings: dict[str, Any]) -> str:
+        merged = effective(settings)
+        return target_label(merged, load_liberty(merged["liberty"]).name)
+
+    def available(self) -> str | None:
+        def iverilog() -> None:
+            sim_tools()
+        return missing_tool(yosys_version, sta_path, iverilog)
+
+    def run(self, design_dir: Path, work_dir: Path, settings: dict[str, Any]) -> FlowResult:
+        check_settings(self.name, settings, set(DEFAULTS))
+        merged = effective(settings)
+        library = load_liberty(merged["liberty"])
+        design = load_design(design_dir)
+        work_dir.mkdir(parents=True, exist_ok=True)
+        sta = sta_path()
+        netlist_file, synth_figures = _synchronous_netlist(design_dir, work_dir, merged)
+        built = desynchronize(design.top, design.clock, netlist_file, library, merged, work_dir,
+                              sta)
+        from .measure import measure_desync
+
+        measurements = measure_desync(design_dir, built, library, merged, work_dir)
+        measurements["synchronous_gate_equivalents"] = synth_figures["gate_equivalents"]
+        measurements["synchronous_critical_path_ns"] = synth_figures["critical_path_ns"]
+        merged.update({"liberty": str(library.source), "liberty_name": library.name,
+                       "liberty_sha256": library.sha256, "nand2_cell": library.nand2.name,
+                       "nand2_area_um2": library.nand2.area})
+        return FlowResult(
+            target=target_label(merged, library.name), measurements=measurements,
+            tools={"yosys": yosys_version(), "opensta": sta_version(),
+                   "iverilog": _iverilog_version(),
+                   "liberty": f"{library.name} sha256:{library.sha256}"},
+            settings=merged,
+            artifacts={"desync_netlist": str(built["netlist"]), "sdf": str(built["sdf"])},
+        )
+
+
+def _iverilog_version() -> str:
+    import subprocess
+
+    tools = sim_tools()
+    out = subprocess.run([tools.iverilog, "-V"], capture_output=True, text=True)
+    return (out.stdout.splitlines() or ["iverilog"])[0].strip()
+
+
+def _synchronous_netlist(design_dir: Path, work: Path,
+                         settings: dict[str, Any]) -> tuple[Path, dict[str, Any]]:
+    """The asic flow's flip-flop netlist of the design (mapped, with the top's vector ports)."""
+    from ..asic import AsicFlow
+
+    sync = AsicFlow().run(design_dir, work / "sync", {
+        "liberty": settings["liberty"], "goal": settings["goal"], "power": False,
+        "hierarchy": settings["hierarchy"], "structure": settings["structure"]})
+    return Path(sync.artifacts["mapped"]), sync.measurements
+
+
+def desynchronize(top: str, clock: str, netlist_file: Path, library: Any,
+                  settings: dict[str, Any], work: Path, sta: str) -> dict[str, Any]:
+    """Steps 2-5 of the module docstring up to the SDF: the de-synchronized netlist and what
+    sized it."""
+    cells = CellSet.of(library)
+    netlist = read_mapped_netlist(netlist_file, top, library, work)
+    deps = dependencies(netlist, frozenset({clock}))
+    groups = group_registers(netlist, deps, settings["granularity"])
+    graph = bank_graph(netlist, deps, groups)
+    _check_reachable(graph)
+
+    dp_path = work / "desync_datapath.v"
+    dp_top, q_ports, d_ports, in_ports, out_ports = datapath_netlist(netlist, clock, cells,
+                                                                     dp_path)
+    store = storage_for(settings["storage"], netlist.flipflops[0], cells)
+    storage_pins = (store.cell, store.enable, store.data, store.q)
+    timing = storage_timing(library, cells, storage_pins, work, sta)
+    d_cap = _pin_cap_ff(library, store.cell, store.data)
+    nand_cap = library.nand2_input_cap_ff() or 0.0
+    channels = channel_ports(netlist, graph, q_ports, d_ports, in_ports, out_ports)
+    paths = path_delays(library, dp_path, dp_top, channels, (store.cell, store.q), d_cap,
+                        4 * nand_cap, work, sta)
+    fit = delay_line_fit(library, cells, work, sta)
+
+    margin = 1.0 + float(settings["margin"])
+    pulse_target = margin * max(timing.launch_ps, timing.setup_ps)
+    pulse_stages = max(1, -(-int(pulse_target) // max(1, int(fit.pulse_per_stage_ps))))
+    pulse_ps = pulse_stages * fit.pulse_per_stage_ps
+
+    def launch(bank: str) -> float:
+        if bank == ENV_IN:
+            return 0.0
+        loads = len(graph.banks[bank].flipflops)
+        levels = _tree_levels(loads)
+        return timing.launch_ps + (levels - 1) * timing.enable_buffer_ps
+
+    requests: dict[str, float] = {}
+    for (src, dst), path_ps in paths.items():
+        setup = 0.0 if dst == ENV_OUT else timing.setup_ps
+        # The source's request rises after its pulse line (and a C-element, not credited).
+        credit = 0.0 if src == ENV_IN else pulse_ps
+        need = margin * (launch(src) + path_ps + setup) - credit
+        requests[dst] = max(requests.get(dst, 0.0), need)
+    stages = {dst: fit.stages_for(need) if need > 0 else 0 for dst, need in requests.items()}
+
+    netlist_path = work / "desync_netlist.v"
+    built = assemble(netlist, clock, graph, settings["storage"], cells, library, stages,
+                     pulse_stages, netlist_path)
+    sdf = write_sdf(library, netlist_path, built.top, work / "desync.sdf", sta)
+    (work / "desync_plan.json").write_text(json.dumps({
+        "banks": {name: len(bank.flipflops) for name, bank in graph.banks.items()},
+        "edges": sorted(graph.edges), "paths_ps": {f"{s}->{d}": v for (s, d), v in paths.items()},
+        "request_stages": stages, "pulse_stages": pulse_stages,
+        "storage_timing": timing.__dict__, "line_fit": fit.__dict__}, indent=1))
+    return {"netlist": netlist_path, "sdf": sdf, "assembled": built, "graph": graph,
+            "paths_ps": paths, "stages": stages, "pulse_stages": pulse_stages, "fit": fit,
+            "timing": timing, "registers": len({ff.register for ff in netlist.flipflops}),
+            "flipflops": len(netlist.flipflops)}
+
+
+def _tree_levels(loads: int) -> int:
+    """Buffer levels of a bank's enable tree (controllers.buffer_tree)."""
+    if loads <= ENABLE_FANOUT:
+        return 0
+    leaves, levels, reach = -(-loads // ENABLE_FANOUT), 1, ENABLE_FANOUT
+    while reach < leaves:
+        reach *= ENABLE_FANOUT
+        levels += 1
+    return levels
+
+
+def _pin_cap_ff(library: Any, cell: str, pin: str) -> float:
+    for p in library.cells[cell].pins:
+        if p.name == pin and p.capacitance is not None:
+            return p.capacitance * library.cap_unit_ff
+    return library.nand2_input_cap_ff() or 0.0
+
+
+def _check_reachable(graph: Any) -> None:
+    """Every bank must depend on the environment: a bank the inputs never reach would cycle on
+    its own (a free-running register), idle or not."""
+    reached, frontier = {ENV_IN}, [ENV_IN]
+    while frontier:
+        node = frontier.pop()
+        for nxt in graph.succs(node):
+            if nxt not in reached:
+                reached.add(nxt)
+                frontier.append(nxt)
+    free = sorted(name for name in graph.banks if name not in reached)
+    if free:
+        raise CipherbenchError(
+            f"registers {', '.join(free[:4])} read no input, directly or through other "
+            "registers: de-synchronized they would run on their own; give them a reset")
+
+
+__all__ = ["DEFAULTS", "DesyncFlow", "desynchronize", "IVERILOG_HINT"]
