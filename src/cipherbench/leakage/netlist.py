@@ -67,8 +67,9 @@ _FLOP_TYPES = (
 _REFUSED = (
     (re.compile(r"^\$_(DLATCH|SR)"), "latches are not simulated clock by clock; use flip-flops"),
     (re.compile(r"^\$_(DFFSR|DFFSRE|ALDFF|ALDFFE)_"),
-     "flip-flops with both set and reset or an async load are not supported; "
-     "map them with `dfflegalize -cell $_DFF_?_ 01 -cell $_DFF_???_ 01`"),
+     "flip-flops with both an asynchronous set and reset, or an asynchronous load, are not "
+     "supported (nor by the project's flows' dfflegalize): give each register at most one "
+     "asynchronous reset, or make them synchronous"),
     (re.compile(r"^\$_FF_$"), "global-clock flip-flops ($_FF_) are not supported; clock the design"),
 )
 
