@@ -66,9 +66,11 @@ class Assessment:
         return json.dumps(self.to_dict(), indent=1)
 
 
-def batch_size(clocks: int, recorded_bits_per_trace: int, tvla: bool) -> int:
-    """Traces per batch: a multiple of 512 (one native block) within BATCH_BYTES."""
-    per_trace = (4 * clocks if tvla else 0) + recorded_bits_per_trace / 8 + 1
+def batch_size(clocks: int, input_bits: int, recorded_bits_per_trace: int, tvla: bool) -> int:
+    """Traces per batch: a multiple of 512 (one native block) within BATCH_BYTES for the
+    power samples, the recorded signals and the inputs (as if every input were set at every
+    clock, which the native back end holds for the whole batch)."""
+    per_trace = (4 * clocks if tvla else 0) + (recorded_bits_per_trace + clocks * input_bits) / 8
     size = int(BATCH_BYTES / per_trace) // 512 * 512
     return max(512, min(MAX_BATCH, size))
 
@@ -90,7 +92,8 @@ def assess(netlist: Netlist, driver: MaskedDriver, traces: int, clocks: int, *,
     probing = Probing(netlist, probes, clocks) if probes is not None else None
     record_nets = probing.record_nets if probing else ()
     record_clocks = probing.record_clocks if probing else ()
-    size = batch or batch_size(clocks, len(record_nets) * len(record_clocks), tvla)
+    input_bits = sum(len(bits) for bits in netlist.inputs.values())
+    size = batch or batch_size(clocks, input_bits, len(record_nets) * len(record_clocks), tvla)
     test = Tvla(clocks) if tvla else None
     rng = np.random.default_rng(seed)
     done = 0
