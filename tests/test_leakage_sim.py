@@ -146,3 +146,31 @@ def test_a_wrong_stimulus_is_a_one_line_error(spn: Netlist, given: dict, message
     with pytest.raises(CipherbenchError) as info:
         Simulator(spn, backend="numpy").run(10, 1, [given])
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_without_a_compiler_auto_takes_numpy_and_native_says_what_to_install(
+        spn: Netlist, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cipherbench.errors import ToolMissing
+    from cipherbench.leakage.native import compile_netlist
+
+    monkeypatch.setenv("CXX", "no-such-compiler-here")
+    assert Simulator(spn).backend == "numpy"
+    with pytest.raises(ToolMissing, match="no-such-compiler-here not found: apt-get install g"):
+        compile_netlist(spn)
+
+
+def test_synthesized_netlists_are_cached_by_their_inputs(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from cipherbench.leakage import synthesize_netlist
+    from leakage_gadgets import write_design
+
+    monkeypatch.setenv("CIPHERBENCH_CACHE", str(tmp_path / "cache"))
+    design = write_design(tmp_path / "spn", "spn", SPN)
+    first = synthesize_netlist(design)
+    made = first.stat().st_mtime_ns
+    assert synthesize_netlist(design) == first and first.stat().st_mtime_ns == made
+    assert synthesize_netlist(design, "modules") != first
+    (design / "core.v").write_text(SPN.replace("32'd0", "32'd1"))
+    assert synthesize_netlist(design) != first
+    with pytest.raises(CipherbenchError, match="netlist structure 'flat' must be one of keep"):
+        synthesize_netlist(design, "flat")
