@@ -30,6 +30,7 @@ import json
 import re
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -133,24 +134,19 @@ class Netlist:
 
     def net(self, name: str) -> int:
         """The net called ``name`` (a display name, or ``port[i]``); KeyError if none."""
-        index = self._index().get(name)
-        if index is None:
-            raise KeyError(name)
-        return index
+        return self._nets_by_name[name]
 
-    def _index(self) -> dict[str, int]:
-        cached = getattr(self, "_name_index", None)
-        if cached is None:
-            cached = {}
-            for port, bits in [*self.inputs.items(), *self.outputs.items()]:
-                for i, n in enumerate(bits):
-                    cached.setdefault(f"{port}[{i}]", n)
-                    if len(bits) == 1:
-                        cached.setdefault(port, n)
-            for n, name in enumerate(self.names):
-                cached.setdefault(name, n)
-            self._name_index = cached
-        return cached
+    @cached_property
+    def _nets_by_name(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for port, bits in [*self.inputs.items(), *self.outputs.items()]:
+            for i, n in enumerate(bits):
+                found.setdefault(f"{port}[{i}]", n)
+                if len(bits) == 1:
+                    found.setdefault(port, n)
+        for n, name in enumerate(self.names):
+            found.setdefault(name, n)
+        return found
 
     def fanouts(self) -> list[int]:
         """How many gate inputs and register inputs each net drives (outputs count once)."""
@@ -233,6 +229,8 @@ class _Builder:
         self.clocks: dict[int, set[str]] = {}
         self.cell_scope: dict[int, str] = {}
         self.port_nets: set[int] = set()
+        self.init: dict[int, int] = {}       # register output -> its `init` value
+        self.modules: dict[str, str] = {}    # instance path -> module name ($scopeinfo cells)
 
     # nets
 
@@ -274,10 +272,11 @@ class _Builder:
             self.read_cell(name, cell)
         clock = self.the_clock(inputs)
         clock_nets = set(inputs.pop(clock)) if clock else set()
-        for net in self.clock_uses(clock_nets):
+        gated = next((out for _, ins, out in self.gates if clock_nets & set(ins)), None)
+        if gated is not None:
             raise CipherbenchError(f"netlist {self.source}: the clock {clock} also drives logic "
-                                   f"({self.names[net]}); a cycle-based simulation cannot follow "
-                                   f"that: keep the clock for the flip-flops only")
+                                   f"({self.names[gated]}); a cycle-based simulation cannot "
+                                   f"follow that: keep the clock for the flip-flops only")
         undriven = self.undriven(inputs, clock_nets)
         gates = self.order_gates()
         # A net's scopes are the instances where it has a name (read_names) and, where Yosys
@@ -317,7 +316,6 @@ class _Builder:
         """Each net's display name (a public name before a private one, then the shortest) and
         scope (from ``hdlname``/``scopename`` or Yosys' ``$flatten\\path.`` prefix), and initial
         values of registers (``init``)."""
-        self.init: dict[int, int] = {}
         best: dict[int, tuple[int, int, str]] = {}
         for name, body in self.module.get("netnames", {}).items():
             bits = body["bits"]
@@ -451,9 +449,6 @@ class _Builder:
         raise CipherbenchError(f"netlist {self.source}: the registers' clock {self.names[net]} is "
                                f"not an input port (a gated or divided clock); a cycle-based "
                                f"simulation cannot follow it: clock the registers from a port")
-
-    def clock_uses(self, clock_nets: set[int]) -> list[int]:
-        return [out for _, ins, out in self.gates if clock_nets & set(ins)][:1]
 
     def undriven(self, inputs: dict[str, list[int]], clock_nets: set[int]) -> list[int]:
         used = {n for _, ins, _ in self.gates for n in ins}

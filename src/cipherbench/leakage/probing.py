@@ -247,6 +247,9 @@ class Probing:
         return columns
 
     def add(self, traces: Traces, random_group: np.ndarray) -> None:
+        self.count += [int((~random_group).sum()), int(random_group.sum())]
+        if not self.probes:  # every selected wire is a constant: nothing to observe
+            return
         if traces.record_nets != self.record_nets:
             raise CipherbenchError("the traces did not record the probed nets (record_nets)")
         bits = {c: traces.bits(c) for c in self.record_clocks}
@@ -258,7 +261,6 @@ class Probing:
                 if table is None:
                     table = self.tables[(index, clock)] = _Table(len(columns))
                 table.add(keys, random_group)
-        self.count += [int((~random_group).sum()), int(random_group.sum())]
 
     def result(self) -> ProbingResult:
         names = self.netlist.names

@@ -340,7 +340,8 @@ def _run_numpy(sim: Simulator, count: int, clocks: int, stimulus: Stimulus,
             previous = now
             sample = np.zeros(count, dtype=np.int32)
             for bit, members in sim.groups:
-                sample += column_counts(toggles[members], count) << bit
+                rows = toggles if len(members) == len(power_nets) else toggles[members]
+                sample += column_counts(rows, count) << bit
             power[:, clock] = sample
         if recorded is not None and clock in record_clocks:
             recorded[record_clocks.index(clock)] = values[record_index]
