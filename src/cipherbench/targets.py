@@ -8,6 +8,9 @@
 ``fpga-ice40``   Lattice iCE40 (UP5K by default, 5,280 LUTs), Yosys synth_ice40 + nextpnr-ice40
 ``asic-layout``  placed and routed on an OSU cell kit (qflow: graywolf + qrouter), OpenSTA before
                  and after routing with the routed wires' parasitics (not in the default study)
+``asic-desync``  the asic netlist de-synchronized: latch (or flip-flop) pairs, handshake
+                 controllers and matched delays, verified and measured in timed simulation
+                 (Icarus + OpenSTA's SDF) on the same libraries as asic (not in the default study)
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from typing import Any, Sequence
 
 from .errors import CipherbenchError
 
-TARGET_NAMES = ("generic", "asic", "fpga-ecp5", "fpga-ice40", "asic-layout")
+TARGET_NAMES = ("generic", "asic", "fpga-ecp5", "fpga-ice40", "asic-layout", "asic-desync")
+# Targets measured once per cell library (the study's, the built-in osu018, the configured one).
+PER_LIBRARY = ("asic", "asic-desync")
 # What a study runs when it names no targets: place and route of a whole core takes long
 # (docs/flows.md), so the layout target runs only where a study asks for it.
 DEFAULT_TARGETS = ("generic", "asic", "fpga-ecp5", "fpga-ice40")
@@ -56,6 +61,15 @@ def expand_target(name: str, *, libraries: Sequence[str | Path] = (),
         return [Target(name, "fpga", {"family": "ice40"})]
     if name == "asic-layout":
         return [Target(name, "layout", {})]
+    if name == "asic-desync":
+        from .flows.liberty import load_liberty
+
+        targets = []
+        for lib in libraries or asic_libraries():
+            path = _resolve(lib)
+            load_liberty(path)
+            targets.append(Target(name, "desync", {"liberty": str(path)}))
+        return targets
     raise CipherbenchError(f"unknown target {name!r}; valid: {', '.join(TARGET_NAMES)}")
 
 

@@ -29,6 +29,9 @@ class FlowResult:
     # name -> path (logs, netlists, reports); "sim_netlist": the mapped netlist as simulatable
     # Verilog with the top's ports, which the study simulates on the RTL's vectors
     artifacts: dict[str, str] = field(default_factory=dict)
+    # A flow that verifies its netlist itself, in a simulation only it can run (the
+    # de-synchronized core's timed simulation), gives the record here instead of a sim_netlist.
+    check: dict[str, Any] | None = None
 
 
 @runtime_checkable
@@ -61,6 +64,15 @@ def study_settings(flow: Any, data: Any, where: str) -> dict[str, Any]:
     ``study_settings``); a one-line error naming the key when one is wrong."""
     method = getattr(flow, "study_settings", None)
     return {} if method is None else dict(method(data, where))
+
+
+def study_variants(flow: Any, data: Any, where: str) -> list[dict[str, Any]]:
+    """The variants of every job of ``flow`` a study file's keys ask for (the flow's own
+    ``study_variants``: e.g. one job per kind of storage of a de-synchronized core); [{}]:
+    one job as it is."""
+    method = getattr(flow, "study_variants", None)
+    variants = [] if method is None else list(method(data, where))
+    return variants or [{}]
 
 
 def shared_work(flow: Any, settings: dict[str, Any]) -> str | None:

@@ -27,6 +27,8 @@ def check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
     RTL fails the job."""
     from ..verify.netlist_proof import METHOD, read_record, write_record
 
+    if flow_result.check is not None:
+        return flow_result.check
     netlist = flow_result.artifacts.get("sim_netlist")
     if not netlist:
         return None

@@ -33,9 +33,15 @@ class Study:
     # Settings every job of a flow gets from the study file's keys for that flow:
     # ((flow name, ((setting, value), ...)), ...).
     flow_settings: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = field(default=())
+    # Variants of every job of a flow (flows/base.py study_variants): (flow name, (settings...)).
+    flow_variants: tuple[tuple[str, tuple[tuple[tuple[str, Any], ...], ...]], ...] = field(
+        default=())
 
     def settings_for(self, flow: str) -> dict[str, Any]:
         return dict(dict(self.flow_settings).get(flow, ()))
+
+    def variants_for(self, flow: str) -> list[dict[str, Any]]:
+        return [dict(v) for v in dict(self.flow_variants).get(flow, ((),))]
 
     def override(self, *, designs: tuple[str, ...] = (), targets: tuple[str, ...] = (),
                  liberty: str | Path | None = None) -> "Study":
@@ -108,7 +114,21 @@ def load_study(path: Path) -> Study:
         asic=study_plan(data, where, targets),
         skip_unavailable=bool(data.get("skip_unavailable", True)),
         flow_settings=_flow_settings(data, where),
+        flow_variants=_flow_variants(data, where),
     )
+
+
+def _flow_variants(data: dict[str, Any],
+                   where: str) -> tuple[tuple[str, tuple[tuple[tuple[str, Any], ...], ...]], ...]:
+    from ..flows import FLOWS
+    from ..flows.base import study_variants
+
+    found = []
+    for name, flow in FLOWS.items():
+        variants = study_variants(flow, data, where)
+        if variants != [{}]:
+            found.append((name, tuple(tuple(sorted(v.items())) for v in variants)))
+    return tuple(found)
 
 
 def _flow_settings(data: dict[str, Any],

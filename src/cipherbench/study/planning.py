@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import CipherbenchError
 from ..jobs import Job, RunSummary, job_key
 from ..spec import DesignSpec
-from ..targets import Target, asic_libraries, expand_target, target_unavailable
+from ..targets import PER_LIBRARY, Target, asic_libraries, expand_target, target_unavailable
 from .definition import Study
 
 # Delay targets of a speed-grade sweep are rounded to this, so that figures that differ in the
@@ -43,7 +43,10 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
             if extra:
                 target = replace(target, settings={**target.settings, **extra})
             for variant in _sequential_variants(target, study.asic.sequential):
-                jobs.extend(Job(design, variant) for design in study.designs)
+                for extra_variant in study.variants_for(target.flow):
+                    job_target = (replace(variant, settings={**variant.settings, **extra_variant})
+                                  if extra_variant else variant)
+                    jobs.extend(Job(design, job_target) for design in study.designs)
     return jobs
 
 
@@ -52,7 +55,7 @@ def _target_runs(study: Study) -> list[tuple[str, tuple[str, ...]]]:
     is not installed is skipped (or refused) by itself while the others run."""
     runs: list[tuple[str, tuple[str, ...]]] = []
     for name in study.targets:
-        if name == "asic":
+        if name in PER_LIBRARY:
             runs += [(name, (lib,)) for lib in asic_libraries(study.asic.libraries, study.liberty)]
         else:
             runs.append((name, ()))

@@ -73,9 +73,40 @@ def target_label(settings: dict[str, Any], library_name: str) -> str:
     return label + ("" if settings["goal"] == "area" else f":{settings['goal']}")
 
 
+STUDY_KEYS = ("desync_storage", "desync_granularity", "desync_margin", "desync_goal")
+
+
 class DesyncFlow:
+    """A study's keys for it:
+
+        desync_storage = ["latch", "flipflop"]     # a job per kind of storage (default latch)
+        desync_granularity = ["register", "stage"] # a job per granularity (default register)
+        desync_margin = 0.2                        # matched delays' margin over STA
+        desync_goal = "speed"                      # the synchronous netlist's synthesis end
+    """
+
     name = "desync"
     cost = 6
+    study_keys = STUDY_KEYS
+
+    def study_settings(self, data: Any, where: str) -> dict[str, Any]:
+        settings: dict[str, Any] = {}
+        if "desync_margin" in data:
+            settings["margin"] = data["desync_margin"]
+        if "desync_goal" in data:
+            if data["desync_goal"] not in ("area", "speed"):
+                raise CipherbenchError(f"{where}: 'desync_goal' must be \"area\" or \"speed\"")
+            settings["goal"] = data["desync_goal"]
+        effective(settings)  # a wrong margin is refused when the study is read
+        return settings
+
+    def study_variants(self, data: Any, where: str) -> list[dict[str, Any]]:
+        storages = _choices(data, "desync_storage", STORAGE_KINDS, where)
+        granularities = _choices(data, "desync_granularity", GRANULARITIES, where)
+        # Only non-default choices are written, so that a default job keeps its cache key.
+        return [{**({"storage": s} if s != DEFAULTS["storage"] else {}),
+                 **({"granularity": g} if g != DEFAULTS["granularity"] else {})}
+                for s in storages for g in granularities]
 
     def target_id(self, settings: dict[str, Any]) -> str:
         merged = effective(settings)
@@ -98,7 +129,7 @@ class DesyncFlow:
                               sta)
         from .measure import measure_desync
 
-        measurements = measure_desync(design_dir, built, library, merged, work_dir)
+        measurements, check = measure_desync(design_dir, built, library, merged, work_dir)
         measurements["synchronous_gate_equivalents"] = synth_figures["gate_equivalents"]
         measurements["synchronous_critical_path_ns"] = synth_figures["critical_path_ns"]
         merged.update({"liberty": str(library.source), "liberty_name": library.name,
@@ -111,7 +142,18 @@ class DesyncFlow:
                    "liberty": f"{library.name} sha256:{library.sha256}"},
             settings=merged,
             artifacts={"desync_netlist": str(built["netlist"]), "sdf": str(built["sdf"])},
+            check={**check, "netlist": target_label(merged, library.name)},
         )
+
+
+def _choices(data: Any, key: str, valid: tuple[str, ...], where: str) -> list[str]:
+    value = data.get(key)
+    if value is None:
+        return [DEFAULTS[key.split("_", 1)[1]]]
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not values or not all(v in valid for v in values):
+        raise CipherbenchError(f"{where}: '{key}' must be a list of {', '.join(valid)}")
+    return list(dict.fromkeys(values))
 
 
 def _iverilog_version() -> str:

@@ -393,7 +393,10 @@ module {TB_TOP};
       out_ack = 0;
       wait (env_ack === 1'b0);
       if (c == vcd_to) $dumpoff;
-      if (c == idle_after) begin #(idle_ps / 1000.0); last_progress = $realtime; end
+      if (c == idle_after) begin
+        last_progress = $realtime + idle_ps / 1000.0;  // idling is no hang
+        #(idle_ps / 1000.0);
+      end
       if (c + 1 < cycles) begin
         got = $fscanf(sfd, "%h\\n", in_vec);
         #{SETUP_NS};
