@@ -269,8 +269,8 @@ class DesRound(RoundDatapath):
     operation, whose L0 || R0 is IP of the state without the swap (the previous operation's
     output, FP(R16 || L16), read back through IP)."""
 
-    def __init__(self, layered: bool = False) -> None:
-        super().__init__(block_bits=64, round_key_bits=ROUND_KEY_BITS + int(layered))
+    def __init__(self, layered: bool = False, cuts: tuple[int, ...] = ()) -> None:
+        super().__init__(block_bits=64, round_key_bits=ROUND_KEY_BITS + int(layered), cuts=cuts)
         self.layered = layered
 
     def elaborate(self, platform: object) -> Module:
@@ -287,7 +287,17 @@ class DesRound(RoundDatapath):
                      right.eq(Mux(self.first, block[:32], right_state))]
         m.submodules.sboxes = sboxes = DesSboxLayer()
         m.d.comb += sboxes.i.eq(permute_bits(right, DES_E) ^ self.rk[:ROUND_KEY_BITS])
-        new_right = left ^ permute_bits(sboxes.o, DES_P)
+        f_out = permute_bits(sboxes.o, DES_P)
+        if 1 in self.cuts:
+            # The cut after F (round steps "f" | "xor"): F's output and both halves registered,
+            # the XOR into the left half and the swap after it (Papaefstathiou et al.'s F and RL
+            # stages of their fine-grain pipeline). Reset-less, as every cut: the architecture's
+            # valid bits say what is data.
+            held = Signal(96, name="cut1", reset_less=True)
+            with m.If(self.enable):
+                m.d.sync += held.eq(Cat(f_out, left, right))
+            f_out, left, right = held[:32], held[32:64], held[64:]
+        new_right = left ^ f_out
         # FP(R' || L') with L' = R: the value the cipher outputs if this round is the last.
         m.d.comb += self.state_out.eq(permute_bits(Cat(right, new_right), DES_FP))
         return m
@@ -407,6 +417,13 @@ class DesHardware(CipherHardware):
 
     def datapath(self) -> DesRound:
         return DesRound()
+
+    def round_steps(self) -> tuple[str, ...]:
+        # F (expansion, key, S-boxes, P), then the XOR into the left half and the swap.
+        return ("f", "xor")
+
+    def cut_datapath(self, cuts: tuple[int, ...]) -> DesRound:
+        return DesRound(cuts=cuts)
 
     def key_step(self, key_len_bits: int, step_bits: int) -> DesKeyStep:
         return DesKeyStep(self.schedule, 64, key_len_bits, step_bits,
