@@ -76,6 +76,46 @@ def write_sdf(library: Liberty, netlist: Path, top: str, sdf: Path, sta: str) ->
     return sdf
 
 
+def drop_shared_pin_arcs(sdf: Path, netlist: Path) -> int:
+    """Remove the SDF arcs Icarus cannot place: where a cell has one net on two of its input
+    pins (ABC maps !((a | b) & (b | d)) onto an OAI22 with b on two pins), Icarus merges the
+    two ports and finds no module path for the second, which it reports as an annotation
+    failure. The first pin's arc times the shared net; the others' are dropped. Returns how
+    many arcs were dropped."""
+    shared: dict[str, set[str]] = {}
+    for _cell, name, conns in _RE_NETLIST_INSTANCE.findall(netlist.read_text()):
+        seen: dict[str, str] = {}
+        for pin, net in _RE_CONN.findall(conns):
+            net = net.strip()
+            if net in seen and not net.startswith("1'b"):
+                shared.setdefault(name, set()).add(pin)
+            seen.setdefault(net, pin)
+    if not shared:
+        return 0
+    dropped = 0
+
+    def fix(match: re.Match[str]) -> str:
+        nonlocal dropped
+        block = match.group(0)
+        instance = re.search(r"\(INSTANCE (\S+)\)", block)
+        pins = shared.get(instance.group(1)) if instance else None
+        if not pins:
+            return block
+        kept = []
+        for line in block.split("\n"):
+            arc = re.match(r"\s*\(IOPATH (\S+) ", line)
+            if arc and arc.group(1) in pins:
+                dropped += 1
+                continue
+            kept.append(line)
+        return "\n".join(kept)
+
+    sdf.write_text(_RE_SDF_CELL.sub(fix, sdf.read_text()))
+    return dropped
+
+
+_RE_NETLIST_INSTANCE = re.compile(r"^\s*(\w+)\s+(\S+)\s*\((\s*\..*?)\);", re.MULTILINE | re.DOTALL)
+_RE_CONN = re.compile(r"\.(\w+)\(([^()]*)\)")
 _RE_MIN_MAX = re.compile(r"\(([-+0-9.eE]+)::([-+0-9.eE]+)\)")
 
 
