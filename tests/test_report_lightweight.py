@@ -67,8 +67,19 @@ def test_anchors_are_typed_with_their_sources() -> None:
     compact = [a for a in rows if a.table == "Table 2"]
     assert sorted(a.gates for a in compact) == [2488.0, 2604.0, 2678.0, 2781.0]
     assert 2604.0 - 2488.0 == 116.0  # Akishita & Hiwatari: 116 GE more for decryption
+    # ARIA: two abstracts, neither with a key size or cycles; SM4: bit-serial, no node
+    aria = [(a.source, a.node_um, a.gates, a.key_bits, a.cycles) for a in rows
+            if a.cipher == "aria"]
+    assert aria == [(published.KOO_2007, 0.25, 19056.0, None, None),
+                    (published.KIM_SHIN_2012, 0.13, 46100.0, None, None)]
+    kim = [a for a in rows if a.source == published.KIM_SHIN_2012][0]
+    assert (kim.freq_mhz, kim.throughput_mbps) == (200.0, 1280.0)
+    sm4 = [(a.gates, a.cycles, a.node_um, a.architecture, a.ops) for a in rows
+           if a.cipher == "sm4"]
+    assert sm4 == [(1771.0, 2336, None, "compact", "encrypt"),
+                   (1861.0, 1344, None, "compact", "encrypt")]
     records = list(published.records())
-    assert {r.cipher for r in records} == {"present", "hight", "clefia"}
+    assert {r.cipher for r in records} == {"present", "hight", "clefia", "aria", "sm4"}
     assert all(r.value is not None for r in records)
     assert {c for c, _ in published.NOT_CONFIRMED} >= {"lea", "gift", "sm4", "aria"}
 
@@ -153,3 +164,16 @@ def test_report_has_the_section_only_with_new_cipher_rows(tmp_path: Path) -> Non
     assert lightweight.TITLE in text and "The issue's claims, checked against ours" in text
     write_report(_results()[4:], tmp_path / "aes")
     assert lightweight.TITLE not in (tmp_path / "aes" / "report.md").read_text()
+
+
+def test_an_anchor_without_a_key_size_matches_every_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ARIA's abstracts quote one figure for a core of three key sizes: any key of ours matches
+    anchor = published.Anchor("hight", None, "synthetic", "abstract", 0.25, "0.25 um", "?", "?",
+                              None, 3000.0)
+    monkeypatch.setattr(lightweight, "anchors", lambda: (anchor,))
+    comparison = lightweight.anchor_table(_results())
+    assert comparison is not None
+    row = dict(zip(comparison.table.headers, comparison.table.rows[0]))
+    assert row["cipher"] == "hight" and row["Area (GE): published"] == "3,000"
+    assert row["Area (GE): ours/published"] == "-"  # 0.25 um: no library of ours there
+    assert lightweight.published_table().rows  # the real table renders the '?' key sizes

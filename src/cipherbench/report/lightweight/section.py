@@ -130,7 +130,7 @@ def published_table() -> Table:
     rows = []
     for a in anchors():
         rows.append([a.cipher, a.source, a.table, node_text(a.node_um) if a.node_um else "?",
-                     a.library, a.architecture, a.ops, str(a.key_bits), fmt(a.cycles),
+                     a.library, a.architecture, a.ops, str(a.key_bits or "?"), fmt(a.cycles),
                      fmt(a.gates), fmt(a.freq_mhz), fmt(a.throughput_mbps), fmt(a.kbps_per_gate),
                      fmt(a.kbps_at_100khz), a.note])
     missing = "; ".join(f"{cipher}: {what}" for cipher, what in NOT_CONFIRMED)
@@ -145,7 +145,8 @@ def _smallest(rows: list[OurRow]) -> OurRow | None:
 
 
 def _matches(o: OurRow, a: Anchor) -> bool:
-    if o.cipher != a.cipher or o.key != str(a.key_bits):
+    # a source that gives no key size (a core of several quoting one figure) matches any
+    if o.cipher != a.cipher or (a.key_bits is not None and o.key != str(a.key_bits)):
         return False
     if a.architecture not in ("?", o.architecture):
         return False
