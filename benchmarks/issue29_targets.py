@@ -1,6 +1,8 @@
 """Issue 29's targets, for BENCHMARKS.md: per Liberty library, every ASIC row of the new ciphers'
 cores (design, goal, GE, MHz, cycles per block, Mbps, Kbps/GE, flip-flops) as Markdown, one table
-per library, fastest goal first; cycles are the chained-block interval of the core's smallest key.
+per library; cycles are the chained-block interval of the core's smallest key. Bits per clock
+per kGE (block / cycles / GE x 1000) is the node-free figure set beside published cores of other
+nodes: it leaves the clock out, and GE are each library's own NAND2.
 
 Usage: python benchmarks/issue29_targets.py --db /path/to/results.sqlite [--design 'present-*']
        python benchmarks/issue29_targets.py export.json [more exports...]
@@ -18,7 +20,8 @@ from cipherbench.report import current_rows
 from cipherbench.store import Result, Store
 from cipherbench.store.transfer import read_export
 
-HEADERS = ["design", "goal", "GE", "MHz", "cycles/block", "Mbps", "Kbps/GE", "FFs"]
+HEADERS = ["design", "goal", "GE", "MHz", "cycles/block", "Mbps", "Kbps/GE", "bits/clock/kGE",
+           "FFs"]
 
 
 def _smallest_key(result: Result) -> str:
@@ -36,10 +39,12 @@ def row(result: Result) -> list[str]:
     def fmt(value: object, digits: int = 0) -> str:
         return "-" if value is None else f"{float(value):,.{digits}f}"  # type: ignore[arg-type]
 
+    ge, block = m.get("gate_equivalents"), (result.metrics or {}).get("block_bits")
+    per_clock = block / cycles / ge * 1000 if ge and block and cycles else None
     return [f"`{result.design}`", str(result.settings.get("goal", "-")),
-            fmt(m.get("gate_equivalents")), fmt(m.get("fmax_mhz")), fmt(cycles),
+            fmt(ge), fmt(m.get("fmax_mhz")), fmt(cycles),
             fmt(by_key.get("throughput_mbps"), 1), fmt(by_key.get("kbps_per_ge"), 1),
-            fmt(m.get("flipflops"))]
+            fmt(per_clock, 3), fmt(m.get("flipflops"))]
 
 
 def tables(results: list[Result], pattern: str) -> str:
