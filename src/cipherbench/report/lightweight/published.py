@@ -18,6 +18,10 @@ abstract, only what the abstract prints is typed.
 * Akishita, Hiwatari, "Very Compact Hardware Implementations of the Blockcipher CLEFIA": the
   abstract gives 2,488 GE for the smallest core on a 0.13 um standard cell library and 116 GE more
   for decryption (Sony's Table 2 rows of 2,488 and 2,604 gates).
+* Sugawara, Homma, Aoki, Satoh, "High-performance ASIC Implementations of the 128-bit Block Cipher
+  CLEFIA", ISCAS 2008: the abstract gives the highest hardware efficiency of their five
+  architectures (two loop structures, three F-functions) on a 90 nm CMOS standard cell library,
+  400.96 Kbps/gate; which architecture, its gates and cycles are not given there.
 * Koo, Ryu, Chang, Lee, "Design and Implementation of Unified Hardware for 128-Bit Block Ciphers
   ARIA and AES", ETRI Journal (letter), 2007: the abstract gives 19,056 logic gates for one
   processor of both ciphers on a 0.25 um CMOS standard cell library, ARIA at 720 Mbps (key size,
@@ -48,6 +52,7 @@ BOGDANOV_2007 = "Bogdanov et al., PRESENT, CHES 2007"
 HONG_2006 = "Hong et al., HIGHT, CHES 2006"
 SONY_CLEFIA = "Sony, CLEFIA implementation page"
 AKISHITA_HIWATARI = "Akishita & Hiwatari, very compact CLEFIA"
+SUGAWARA_2008 = "Sugawara et al., CLEFIA ASIC, ISCAS 2008"
 KOO_2007 = "Koo et al., unified ARIA/AES, ETRI J. 2007"
 KIM_SHIN_2012 = "Kim & Shin, ARIA processor, JKIICE 2012"
 ZHANG_2024 = "Zhang et al., optimized SM4, IET Inf. Sec. 2024"
@@ -59,7 +64,8 @@ class Anchor:
 
     ``architecture`` is "round-based" (one round per clock), "compact" (a round over several
     clocks) or "?" where the source read does not say; ``ops`` "encrypt", "both" or "?" where
-    the source does not say. ``gates`` are 2-input NAND gate equivalents as printed. ``node_um``
+    the source does not say. ``gates`` are 2-input NAND gate equivalents as printed (None where
+    the source gives only a ratio such as Kbps/gate). ``node_um``
     is None where the source read does not give the node, ``key_bits`` None where it does not
     give the key size (a core of several key sizes quoting one throughput).
     """
@@ -73,7 +79,7 @@ class Anchor:
     architecture: str
     ops: str
     cycles: int | None
-    gates: float
+    gates: float | None
     optimize: str | None = None
     freq_mhz: float | None = None
     throughput_mbps: float | None = None
@@ -140,6 +146,11 @@ _ANCHORS: tuple[Anchor, ...] = (
            "compact", "both", 328, 2604.0, kbps_at_100khz=39.0, key_setup_cycles=224,
            note=_SONY_T2 + "; decryption 320 cycles, 40 Kbps; Akishita & Hiwatari's abstract: "
            "116 GE more for decryption"),
+    # The highest efficiency of Sugawara et al.'s five CLEFIA cores (the abstract's only figure).
+    Anchor("clefia", None, SUGAWARA_2008, "abstract", 0.09, "90 nm CMOS standard cell library",
+           "?", "?", None, None, kbps_per_gate=400.96,
+           note="the highest of five architectures (two loop structures, three F-functions); "
+           "which one, its key size, gates and cycles not given in the abstract"),
     # ARIA: two abstracts; neither gives the cycles, and the first's gates are a processor of
     # ARIA and AES together.
     Anchor("aria", None, KOO_2007, "abstract", 0.25, "0.25 um CMOS standard cell library", "?",

@@ -245,11 +245,11 @@ def _per_clock_claims(ours: list[OurRow]) -> list[list[str]]:
     for name in NEW_CIPHERS:
         mine = [o for o in ours if o.cipher == name and o.architecture == "round-based"]
         published = [a for a in anchors() if a.cipher == name and a.architecture == "round-based"
-                     and a.cycles]
+                     and a.cycles and a.gates]
         if not published:
             continue
         block = ciphers()[name].block_bits
-        top = max(bits_per_clock_per_kge(block, a.cycles or 1, a.gates) for a in published)
+        top = max(bits_per_clock_per_kge(block, a.cycles or 1, a.gates or 1) for a in published)
         scored = [(bits_per_clock_per_kge(block, float(c), float(ge)), o) for o in mine
                   for c, ge in [o.figures()[:2]] if isinstance(c, (int, float))
                   and isinstance(ge, (int, float)) and ge > 0 and c > 0]
