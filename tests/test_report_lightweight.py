@@ -61,14 +61,29 @@ def test_anchors_are_typed_with_their_sources() -> None:
         assert abs(128 * a.freq_mhz / a.cycles / a.throughput_mbps - 1) < 1e-4
         # (5,979 gates: 1,605.94 / 5,979 = 268.60, printed 268.63; the gates are rounded)
         assert abs(a.throughput_mbps / a.gates * 1000 / a.kbps_per_gate - 1) < 1e-3
-    smallest = min(rows, key=lambda a: a.gates)
+    smallest = min((a for a in rows if a.gates), key=lambda a: a.gates or 0)
     assert (smallest.cipher, smallest.gates, smallest.node_um, smallest.cycles) == (
         "present", 1570.0, None, None)
     compact = [a for a in rows if a.table == "Table 2"]
     assert sorted(a.gates for a in compact) == [2488.0, 2604.0, 2678.0, 2781.0]
     assert 2604.0 - 2488.0 == 116.0  # Akishita & Hiwatari: 116 GE more for decryption
+    # ARIA: two abstracts, neither with a key size or cycles; SM4: bit-serial, no node
+    aria = [(a.source, a.node_um, a.gates, a.key_bits, a.cycles) for a in rows
+            if a.cipher == "aria"]
+    assert aria == [(published.KOO_2007, 0.25, 19056.0, None, None),
+                    (published.KIM_SHIN_2012, 0.13, 46100.0, None, None)]
+    kim = [a for a in rows if a.source == published.KIM_SHIN_2012][0]
+    assert (kim.freq_mhz, kim.throughput_mbps) == (200.0, 1280.0)
+    sm4 = [(a.gates, a.cycles, a.node_um, a.architecture, a.ops) for a in rows
+           if a.cipher == "sm4"]
+    assert sm4 == [(1771.0, 2336, None, "compact", "encrypt"),
+                   (1861.0, 1344, None, "compact", "encrypt")]
+    # Sugawara et al. (ISCAS 2008): only the best Kbps/gate of five CLEFIA cores at 90 nm
+    iscas = [a for a in rows if a.source == published.SUGAWARA_2008]
+    assert [(a.kbps_per_gate, a.gates, a.node_um, a.architecture) for a in iscas] == [
+        (400.96, None, 0.09, "?")]
     records = list(published.records())
-    assert {r.cipher for r in records} == {"present", "hight", "clefia"}
+    assert {r.cipher for r in records} == {"present", "hight", "clefia", "aria", "sm4"}
     assert all(r.value is not None for r in records)
     assert {c for c, _ in published.NOT_CONFIRMED} >= {"lea", "gift", "sm4", "aria"}
 
@@ -88,8 +103,12 @@ def test_anchor_table_gives_ratios_only_at_the_same_node() -> None:
     assert comparison is not None
     rows = [dict(zip(comparison.table.headers, row)) for row in comparison.table.rows]
     clefia = [r for r in rows if r["cipher"] == "clefia"]
-    # CLEFIA-128 round-based, both directions: Sony's 18-cycle rows (0.09 um); ours at 0.13 um
-    assert [r["same node"] for r in clefia] == ["no", "no"]
+    # CLEFIA-128 round-based, both directions: Sony's 18-cycle rows (0.09 um), then Sugawara et
+    # al.'s best Kbps/gate (90 nm, architecture not given: any of ours); ours at 0.13 um
+    assert [r["same node"] for r in clefia] == ["no", "no", "no"]
+    assert clefia[2]["published row"] == f"{published.SUGAWARA_2008}, abstract"
+    assert clefia[2]["Efficiency (Kbps/GE): published"] == "400.96"
+    clefia = clefia[:2]
     area = clefia[0]
     assert area["published row"] == "Sony, CLEFIA implementation page, Table 1, area-optimized"
     assert area["Cycles: ours/published"] == "1"
@@ -127,13 +146,18 @@ def test_anchor_table_at_the_published_node(monkeypatch: pytest.MonkeyPatch) -> 
     assert comparison.ratios["Efficiency (Kbps/GE)"] == pytest.approx(
         [64 * 200 / 34 / 3300 * 1000 / 94.1])
     # the per-cipher claim is judged at that node too
-    rows = {r[0].split(" ")[0]: r for r in lightweight.findings_table(_results()).rows}
+    rows = {r[0].split(" ")[0]: r for r in lightweight.findings_table(_results()).rows
+            if "throughput per area" in r[0]}
     assert rows["hight"][5] == "yes" and rows["hight"][4] == "1.21"
+    # with the clock left out, ours (64 / 34 / 3,300) is below it (64 / 34 / 3,000)
+    per_clock = [r for r in lightweight.findings_table(_results()).rows
+                 if r[0].startswith("hight") and "per clock" in r[0]]
+    assert [(r[2], r[4], r[5]) for r in per_clock] == [("0.57", "0.909", "no")]
 
 
 def test_findings_judge_present_at_0_18_um() -> None:
     table = lightweight.findings_table(_results())
-    rows = {r[0].split(" ")[0]: r for r in table.rows}
+    rows = {r[0].split(" ")[0]: r for r in table.rows if "per clock" not in r[0]}
     claim = rows["PRESENT-80"]
     assert claim[1] == "present-80/iterative:ops=encrypt (area), osu018_stdcells (0.18 um)"
     assert claim[2] == "1,500" and claim[4] == "0.955" and claim[5] == "yes"  # 1,500 / 1,570
@@ -153,3 +177,28 @@ def test_report_has_the_section_only_with_new_cipher_rows(tmp_path: Path) -> Non
     assert lightweight.TITLE in text and "The issue's claims, checked against ours" in text
     write_report(_results()[4:], tmp_path / "aes")
     assert lightweight.TITLE not in (tmp_path / "aes" / "report.md").read_text()
+
+
+def test_an_anchor_without_a_key_size_matches_every_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ARIA's abstracts quote one figure for a core of three key sizes: any key of ours matches
+    anchor = published.Anchor("hight", None, "synthetic", "abstract", 0.25, "0.25 um", "?", "?",
+                              None, 3000.0)
+    monkeypatch.setattr(lightweight, "anchors", lambda: (anchor,))
+    comparison = lightweight.anchor_table(_results())
+    assert comparison is not None
+    row = dict(zip(comparison.table.headers, comparison.table.rows[0]))
+    assert row["cipher"] == "hight" and row["Area (GE): published"] == "3,000"
+    assert row["Area (GE): ours/published"] == "-"  # 0.25 um: no library of ours there
+    assert lightweight.published_table().rows  # the real table renders the '?' key sizes
+
+
+def test_findings_compare_bits_per_clock_per_kge_at_any_node() -> None:
+    rows = {r[0]: r for r in lightweight.findings_table(_results()).rows}
+    claim = rows["clefia round-based at or beyond the best published bits per clock per kGE "
+                 "(any node)"]
+    # ours: 128 bits / 18 cycles / 8,000 GE = 0.889; Sony's Table 1, 5,979 gates: 1.189
+    assert claim[2] == "0.889" and claim[3] == "1.19 bits/clock/kGE"
+    assert claim[4] == "0.747" and claim[5] == "no"  # 0.8889 / 1.1894
+    assert lightweight.bits_per_clock_per_kge(64, 32, 1570.0) == pytest.approx(1.2739, abs=1e-4)
+    # a cipher without a published round-based row with cycles gets no such claim
+    assert not any(r.startswith("present round-based") for r in rows)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import CipherInfo
+from ..registry import CipherInfo, Param
 
 if TYPE_CHECKING:
     from ...arch.base import CoreOptions
@@ -70,7 +70,12 @@ CIPHER = CipherInfo(
     key_sizes=(128, 192, 256),
     model=_model,
     hardware=_hardware,
-    params={},
+    params={
+        "s0": Param(("table", "nibbles"), "table",
+                    "S0 implementation: table = a 256-entry lookup; nibbles = as RFC 6114 "
+                    "builds it, four 4-bit S-boxes SS0..SS3 around a GF(2^4) mix (S1 stays a "
+                    "table)"),
+    },
     vector_sets=_vector_sets,
     # The key state carries a two-pair window of round keys, so both walks give every round its
     # key from the state the generators expect (hw.py): keys fly, travel with the blocks in

@@ -56,7 +56,13 @@ from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
 from ...arch.base import CipherHardware, CoreOptions, KeyStep, RoundDatapath, select_by_key_len
 from ...components.aes_sbox import table_lookup
-from .model import CON, KEY_GFN_BRANCHES, KEY_GFN_ROUNDS, M0, M1, ROUNDS, S0, S1
+from ...components.sbox4 import sbox4
+from .model import CON, KEY_GFN_BRANCHES, KEY_GFN_ROUNDS, M0, M1, ROUNDS, S0, S1, SS
+
+# How S0 is built (the ``s0`` parameter): a 256-entry table, or as RFC 6114 constructs it from
+# four 4-bit S-boxes (benchmarks/clefia_sbox_forms.py: 572 against 125 GE of logic on osu018, and
+# the shallower of the two). S1 stays a table.
+S0_FORMS = ("table", "nibbles")
 
 WORD = 32
 PAIR = 2 * WORD
@@ -102,11 +108,29 @@ def _times(v: Value, c: int) -> Value:
     return result
 
 
-class FFunction(Elaboratable):
-    """F0 or F1: ``o = M (S-boxes)(i ^ k)``, bytes most significant first."""
+def _times2_gf16(v: Value) -> Value:
+    """Multiplication by 2 in GF(2^4) modulo z^4 + z + 1: wiring and one XOR."""
+    return Cat(v[3], v[0] ^ v[3], v[1], v[2])
 
-    def __init__(self, which: int) -> None:
+
+def s0_nibbles(m: Module, x: Value, prefix: str) -> Value:
+    """S0 by its construction (RFC 6114; the model's ``s0_from_4bit_sboxes``): SS0 on the high
+    nibble and SS1 on the low one, the mix (t0 ^ 2 t1, 2 t0 ^ t1) in GF(2^4), then SS2 (high) and
+    SS3 (low)."""
+    t0 = sbox4(m, x[4:], SS[0], "table", f"{prefix}_ss0")
+    t1 = sbox4(m, x[:4], SS[1], "table", f"{prefix}_ss1")
+    u0, u1 = t0 ^ _times2_gf16(t1), _times2_gf16(t0) ^ t1
+    return Cat(sbox4(m, u1, SS[3], "table", f"{prefix}_ss3"),
+               sbox4(m, u0, SS[2], "table", f"{prefix}_ss2"))
+
+
+class FFunction(Elaboratable):
+    """F0 or F1: ``o = M (S-boxes)(i ^ k)``, bytes most significant first; S0 as ``s0``
+    (``S0_FORMS``)."""
+
+    def __init__(self, which: int, s0: str = "table") -> None:
         self.which = which
+        self.s0 = s0
         self.i = Signal(WORD)
         self.k = Signal(WORD)
         self.o = Signal(WORD)
@@ -121,7 +145,10 @@ class FFunction(Elaboratable):
             out = Signal(8, name=f"s{lane}")
             src = Signal(8, name=f"t{lane}")
             m.d.comb += src.eq(t[WORD - 8 * (lane + 1):WORD - 8 * lane])
-            table_lookup(m, src, boxes[lane], out)
+            if boxes[lane] is S0 and self.s0 == "nibbles":
+                m.d.comb += out.eq(s0_nibbles(m, src, f"s0_{lane}"))
+            else:
+                table_lookup(m, src, boxes[lane], out)
             s.append(out)
         y = [Signal(8, name=f"y{row}") for row in range(4)]
         for row in range(4):
@@ -133,8 +160,9 @@ class FFunction(Elaboratable):
         return m
 
 
-def f_function(m: Module, which: int, x: Value, k: Value, name: str) -> Signal:
-    f = FFunction(which)
+def f_function(m: Module, which: int, x: Value, k: Value, name: str,
+               s0: str = "table") -> Signal:
+    f = FFunction(which, s0)
     m.submodules[name] = f
     m.d.comb += [f.i.eq(x), f.k.eq(k)]
     return f.o
@@ -169,6 +197,7 @@ class ClefiaDatapath(RoundDatapath):
         super().__init__(block_bits=128, round_key_bits=RK_BITS)
         self.options = options
         self.rounds = rounds
+        self.s0 = options.extra.get("s0", "table")
 
     def _direction(self, enc_value: Value, dec_value: Value) -> Value:
         if not self.options.has_decrypt:
@@ -193,8 +222,8 @@ class ClefiaDatapath(RoundDatapath):
             pair = [self._direction(key.pair_lo[i], key.pair_hi[i]) for i in range(2)]
             x1 = Signal(WORD)
             x3 = Signal(WORD)
-            m.d.comb += [x1.eq(t[1] ^ f_function(m, 0, t[0], pair[0], "f0")),
-                         x3.eq(t[3] ^ f_function(m, 1, t[2], pair[1], "f1"))]
+            m.d.comb += [x1.eq(t[1] ^ f_function(m, 0, t[0], pair[0], "f0", self.s0)),
+                         x3.eq(t[3] ^ f_function(m, 1, t[2], pair[1], "f1", self.s0))]
             enc_round = join_msb([x1, t[2], x3, t[0]])
             dec_round = join_msb([x3, t[0], x1, t[2]])
             active = self._direction(key.enc, key.dec)
@@ -311,9 +340,10 @@ class ClefiaKeyStep(KeyStep):
     """Load and one forward or backward step for the key sizes of the core (module docstring)."""
 
     def __init__(self, key_sizes: tuple[int, ...], key_len_bits: int, step_bits: int,
-                 code_of: dict[int, int]) -> None:
+                 code_of: dict[int, int], s0: str = "table") -> None:
         self.key_sizes = key_sizes
         self.code_of = code_of
+        self.s0 = s0
         self.wide = max(key_sizes) > 128        # K and L hold 256 bits
         self.kw = 8 if self.wide else 4         # words of K and of L
         super().__init__(key_bits=max(key_sizes), key_len_bits=key_len_bits,
@@ -371,15 +401,15 @@ class ClefiaKeyStep(KeyStep):
     def _gfn(self, m: Module, l_words: list[Value], con: list[Value], last: Value) -> list[Value]:
         """One round of the key GFN: 4 branches for 128-bit keys, 8 for 192/256."""
         t = l_words
-        fa0 = f_function(m, 0, t[0], con[0], "kf0a")
-        fa1 = f_function(m, 1, t[2], con[1], "kf1a")
+        fa0 = f_function(m, 0, t[0], con[0], "kf0a", self.s0)
+        fa1 = f_function(m, 1, t[2], con[1], "kf1a", self.s0)
         four_turned = [t[1] ^ fa0, t[2], t[3] ^ fa1, t[0]]
         four_last = [t[0], t[1] ^ fa0, t[2], t[3] ^ fa1]
         four = [Mux(last, a, b) for a, b in zip(four_last, four_turned)]
         if not self.wide:
             return four
-        fb0 = f_function(m, 0, t[4], con[2], "kf0b")
-        fb1 = f_function(m, 1, t[6], con[3], "kf1b")
+        fb0 = f_function(m, 0, t[4], con[2], "kf0b", self.s0)
+        fb1 = f_function(m, 1, t[6], con[3], "kf1b", self.s0)
         eight_turned = [t[1] ^ fa0, t[2], t[3] ^ fa1, t[4], t[5] ^ fb0, t[6], t[7] ^ fb1, t[0]]
         eight_last = [t[0], t[1] ^ fa0, t[2], t[3] ^ fa1, t[4], t[5] ^ fb0, t[6], t[7] ^ fb1]
         eight = [Mux(last, a, b) for a, b in zip(eight_last, eight_turned)]
@@ -500,10 +530,12 @@ class ClefiaHardware(CipherHardware):
     def key_step(self, key_len_bits: int, step_bits: int) -> ClefiaKeyStep:
         sizes = tuple(sorted(self.options.key_sizes))
         return ClefiaKeyStep(sizes, key_len_bits, step_bits,
-                             {k: self.key_len_code(k) for k in sizes})
+                             {k: self.key_len_code(k) for k in sizes},
+                             self.options.extra.get("s0", "table"))
 
     def describe(self) -> dict[str, object]:
         wide = max(self.options.key_sizes) > 128
         return {"data_sboxes": 8, "key_schedule_sboxes": 16 if wide else 8,
+                "s0": self.options.extra.get("s0", "table"),
                 "key_state_bits": self.key_state_bits,
                 "hold_clocks": {k: KEY_GFN_ROUNDS[k] for k in sorted(self.options.key_sizes)}}
