@@ -216,7 +216,11 @@ def netlist_power(netlist: Netlist, library: PowerLibrary, toggles: dict[str, in
             energy = sum(t.at(load) for t in tables) / len(tables)
             # Rise and fall tables are averaged: half the transitions are each.
             internal += energy * library.energy_j * count
-    return {"internal": round(internal / seconds * 1e3, 6),
-            "switching": round(switching / seconds * 1e3, 6),
-            "leakage": round(leakage * 1e3, 6),
-            "total": round((internal + switching) / seconds * 1e3 + leakage * 1e3, 6)}
+    total = (internal + switching) / seconds * 1e3 + leakage * 1e3
+    return {"internal": _sig(internal / seconds * 1e3), "switching": _sig(switching / seconds * 1e3),
+            "leakage": _sig(leakage * 1e3), "total": _sig(total)}
+
+
+def _sig(value: float) -> float:
+    """Six significant digits (a small block's leakage is nanowatts of a mW figure)."""
+    return float(f"{value:.6g}")

@@ -1,0 +1,257 @@
+"""The de-synchronization flow (issue 30): controllers in timed simulation, a de-synchronized core
+verified and measured through the common interface, a too-short matched delay caught, the power
+model checked by hand, the study keys.
+
+Timed simulation is Icarus Verilog with OpenSTA's SDF (flows/desync/timed_sim.py); the toy cipher
+of tests/toy_cipher keeps the whole-core run to seconds, DES shows the failure on real logic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cipherbench.errors import CipherbenchError
+from cipherbench.flows.liberty import load_liberty
+from cipherbench.tools import find_command
+
+pytestmark = pytest.mark.skipif(
+    find_command("iverilog") is None or find_command("sta") is None,
+    reason="timed simulation needs Icarus Verilog and OpenSTA: apt-get install iverilog opensta "
+           "(scripts/setup.sh installs them)")
+
+TOY = Path(__file__).parent / "toy_cipher" / "toy"
+
+COUNTER = """module ctr (clk, rst, en, q);
+  input clk, rst, en;
+  output [3:0] q;
+  reg [3:0] r;
+  always @(posedge clk) if (rst) r <= 4'd0; else if (en) r <= r + 4'd1;
+  assign q = r;
+endmodule
+"""
+
+
+def _counter_folder(root: Path) -> Path:
+    folder = root / "ctr"
+    folder.mkdir()
+    (folder / "ctr.v").write_text(COUNTER)
+    (folder / "manifest.json").write_text(json.dumps(
+        {"top": "ctr", "clock": "clk", "verilog": ["ctr.v"]}))
+    return folder
+
+
+def _desync_counter(root: Path, storage: str) -> tuple[Path, dict, object]:
+    from cipherbench.flows.asic import AsicFlow
+    from cipherbench.flows.desync.flow import desynchronize, effective
+
+    folder = _counter_folder(root)
+    sync = AsicFlow().run(folder, root / "sync", {"liberty": "osu018", "power": False})
+    library = load_liberty("osu018")
+    built = desynchronize("ctr", "clk", Path(sync.artifacts["mapped"]), library,
+                          effective({"storage": storage}), root, find_command("sta"))
+    return folder, built, library
+
+
+def _run_tokens(folder: Path, built: dict, library: object, work: Path,
+                rows: list[tuple[int, int]]) -> tuple[list[str], list[str]]:
+    """Drive the environment testbench with (rst, en) per cycle; the de-synchronized core's
+    q per cycle, and the synchronous RTL's."""
+    from cipherbench.flows.desync.replay import (compile_reference, read_replay, run_reference,
+                                                 testbench_verilog)
+    from cipherbench.flows.desync.timed_sim import compile_timed, run_timed
+
+    assembled = built["assembled"]
+    assert list(assembled.data_inputs) == ["rst", "en"] and assembled.data_outputs == {"q": 4}
+    work.mkdir(parents=True, exist_ok=True)
+    tb = work / "tb.v"
+    tb.write_text(testbench_verilog(assembled.top, assembled.data_inputs,
+                                    assembled.data_outputs, built["sdf"]))
+    vvp = compile_timed(library, built["netlist"], tb, "tb_desync", work)
+    stim = work / "stim.hex"
+    stim.write_text("".join(f"{(rst << 1) | en:x}\n" for rst, en in rows))
+    out = work / "out.txt"
+    log = run_timed(vvp, [f"+stim={stim}", f"+out={out}", f"+cycles={len(rows)}"], work, "t")
+    got = [row["q"] for row in read_replay(out, assembled.data_outputs, log).outputs]
+    reference = compile_reference(folder, json.loads((folder / "manifest.json").read_text()),
+                                  assembled.data_inputs, assembled.data_outputs, work)
+    expected = work / "expected.txt"
+    ref_log = run_reference(reference, stim, expected, len(rows), work)
+    want = [row["q"] for row in read_replay(expected, assembled.data_outputs, ref_log).outputs]
+    return got, want
+
+
+@pytest.mark.parametrize("storage", ["latch", "flipflop"])
+def test_a_register_pair_ring_counts_under_its_controllers(storage: str, tmp_path: Path) -> None:
+    """A counter's register feeds itself: de-synchronized, its master and slave banks are a
+    ring of two, which the simple Muller controller deadlocks on (test_desync_blocks.py) and
+    the decoupled controller runs. Two reset tokens, then 20 counting, 3 holding, 5 counting:
+    every token must show the synchronous counter's value."""
+    _folder, built, library = _desync_counter(tmp_path, storage)
+    assert built["graph"].banks.keys() == {"m_g0_r", "s_g0_r"}
+    rows = [(1, 0), (1, 1)] + [(0, 1)] * 20 + [(0, 0)] * 3 + [(0, 1)] * 5
+    got, want = _run_tokens(_folder, built, library, tmp_path / "run", rows)
+    assert want[2:] == [format(v % 16, "04b") for v in [0, *range(1, 21), 20, 20, 20,
+                                                        *range(21, 25)]][: len(want) - 2]
+    assert got[2:] == want[2:]
+
+
+def test_the_environment_testbench_reports_a_hang(tmp_path: Path) -> None:
+    """An output request that never comes (here: the environment's own acknowledge tied
+    wrong by editing the netlist) is a deadlock the testbench names, not a silent end."""
+    from cipherbench.errors import ToolFailed
+    from cipherbench.flows.desync.replay import read_replay, testbench_verilog
+    from cipherbench.flows.desync.timed_sim import compile_timed, run_timed
+
+    folder, built, library = _desync_counter(tmp_path, "latch")
+    netlist = Path(built["netlist"])
+    text = netlist.read_text()
+    # The output join never sees its request: the environment waits for ever.
+    netlist.write_text(text.replace("assign out_req = ", "assign out_req = 1'b0 & "))
+    assembled = built["assembled"]
+    work = tmp_path / "hang"
+    work.mkdir()
+    tb = work / "tb.v"
+    tb.write_text(testbench_verilog(assembled.top, assembled.data_inputs,
+                                    assembled.data_outputs, built["sdf"]))
+    vvp = compile_timed(library, netlist, tb, "tb_desync", work)
+    (work / "stim.hex").write_text("2\n1\n1\n")
+    out = work / "out.txt"
+    log = run_timed(vvp, [f"+stim={work / 'stim.hex'}", f"+out={out}", "+cycles=3"], work, "h")
+    with pytest.raises(ToolFailed, match="stopped answering at cycle 0"):
+        read_replay(out, assembled.data_outputs, log)
+
+
+# ---- a whole core through the CLI --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def toy_env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    from cipherbench.ciphers.registry import CIPHERS_ENV_VAR
+
+    root = tmp_path_factory.mktemp("desync_toy")
+    shutil.copytree(TOY, root / "ciphers" / "toy", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, CIPHERS_ENV_VAR: str(root / "ciphers")}
+    return root, env
+
+
+def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cipherbench.cli", *args], env=env,
+                          capture_output=True, text=True, timeout=1200, check=False)
+
+
+def _rows(env: dict[str, str], db: Path, out: Path) -> list[dict]:
+    done = _cli(env, "export", "--db", str(db), "-o", str(out))
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(out.read_text())["results"]
+
+
+def test_a_desynchronized_core_is_verified_and_measured(toy_env: tuple[Path, dict[str, str]]) -> None:
+    root, env = toy_env
+    db = root / "toy.sqlite"
+    done = _cli(env, "run", "--design", "toy/iterative", "--target", "asic-desync", "--db", str(db))
+    assert done.returncode == 0, done.stderr[-2000:]
+    [row] = _rows(env, db, root / "toy.json")
+    assert row["status"] == "ok" and row["target"] == "desync:osu018_stdcells:latch:register"
+    m = row["measurements"]
+    check = row["provenance"]["netlist_check"]
+    assert check["method"].startswith("timed gate-level simulation") and check["failed"] == 0
+    assert check["passed"] == m["timed_verification_passed"] > 100
+    # Area by part adds up; every part is there.
+    parts = ("logic", "storage", "control", "delay")
+    assert all(m[f"area_{p}_um2"] > 0 for p in parts)
+    assert m["area_um2"] == pytest.approx(sum(m[f"area_{p}_um2"] for p in parts), abs=0.01)
+    # Two rounds, one per token: the toy's latency in tokens, and in time.
+    assert m["latency_cycles"] == 2
+    assert m["latency_ns"] == pytest.approx(2 * m["cycle_ns"], rel=0.5)
+    assert m["fmax_mhz"] == pytest.approx(1000.0 / m["cycle_ns"], rel=1e-3)
+    assert m["throughput_stream_mbps"] == pytest.approx(16 * m["fmax_mhz"] / 2, rel=0.05)
+    # Idle for as long as it was busy, the core draws about half: nothing switches meanwhile.
+    assert 0.35 * m["power_mw"] < m["power_half_idle_mw"] < 0.65 * m["power_mw"]
+    assert m["power_leakage_mw"] < 0.01 * m["power_mw"]
+    # The derived figures read the effective clock (metrics.py).
+    assert row["metrics"]["by_key_size"]["16"]["throughput_mbps"] == pytest.approx(
+        m["throughput_stream_mbps"], rel=0.05)
+
+
+def test_a_too_short_matched_delay_fails_the_timed_simulation(tmp_path: Path) -> None:
+    """The negative check: DES's round is several ns of logic; with every matched delay cut to
+    a twentieth of STA's figure the controllers' own delays no longer cover it, registers
+    capture data before it settles, and the timed simulation says where. Nothing is stored
+    as measured."""
+    study = tmp_path / "short.toml"
+    study.write_text('name = "short"\ndesigns = ["des/iterative"]\ntargets = ["asic-desync"]\n'
+                     "desync_margin = -0.95\n")
+    db = tmp_path / "short.sqlite"
+    done = _cli(dict(os.environ), "run", str(study), "--db", str(db))
+    assert done.returncode != 0
+    assert "departs from the synchronous core in timed simulation" in done.stdout + done.stderr
+    rows = _rows(dict(os.environ), db, tmp_path / "short.json")
+    assert [r["status"] for r in rows] == ["failed"]
+
+
+# ---- units ---------------------------------------------------------------------------------------
+
+
+def test_power_model_by_hand(tmp_path: Path) -> None:
+    """An inverter driving a NAND2's two inputs, toggling 1,000 times in a microsecond: the
+    switching power is 1/2 C V^2 per transition with C the NAND2's input pins, the internal
+    power the inverter's table energy per transition, the leakage both cells'."""
+    from cipherbench.flows.desync.energy import netlist_power, power_library, read_instances
+
+    library = load_liberty("osu018")
+    power = power_library(library.path, 1.8)
+    net = tmp_path / "t.v"
+    net.write_text("module t (a, y);\n  input a;\n  output y;\n  wire n1;\n"
+                   "  INVX1 u1 (.A(a), .Y(n1));\n  NAND2X1 u2 (.A(n1), .B(n1), .Y(y));\nendmodule\n")
+    inst = read_instances(net, power)
+    assert [name for _, name, _ in inst.instances] == ["u1", "u2"]
+    outputs = {n: {p.name for p in c.outputs()} for n, c in library.cells.items()}
+    got = netlist_power(inst, power, {"n1": 1000}, 1e-6, outputs)
+    cap = (power.cells["NAND2X1"].input_caps["A"] + power.cells["NAND2X1"].input_caps["B"]) * 1e-12
+    assert got["switching"] == pytest.approx(0.5 * cap * 1.8 ** 2 * 1000 / 1e-6 * 1e3, rel=1e-4)
+    tables = power.cells["INVX1"].output_energy["Y"]
+    load = cap / 1e-12
+    energy = sum(t.at(load) for t in tables) / len(tables) * 1e-12
+    assert got["internal"] == pytest.approx(energy * 1000 / 1e-6 * 1e3, rel=1e-4)
+    leak = (power.cells["INVX1"].leakage + power.cells["NAND2X1"].leakage) * 1e-9 * 1e3
+    assert got["leakage"] == pytest.approx(leak, rel=1e-3)
+    # Nothing toggles: leakage alone.
+    assert netlist_power(inst, power, {}, 1e-6, outputs)["total"] == pytest.approx(leak, rel=1e-3)
+
+
+def test_liberty_functions_become_verilog() -> None:
+    from cipherbench.flows.desync.models import verilog_expression
+
+    assert verilog_expression("(!(A B))") == "(!((A & B)))"
+    assert verilog_expression("A' + B*C") == "(!A | (B & C))"
+    assert verilog_expression("(A1 ^ A2)") == "((A1 ^ A2))"
+    with pytest.raises(ValueError):
+        verilog_expression("A +")
+
+
+def test_study_keys_give_a_job_per_storage_and_granularity(tmp_path: Path) -> None:
+    from cipherbench.jobs import RunSummary
+    from cipherbench.study import load_study
+    from cipherbench.study.planning import plan_jobs
+
+    path = tmp_path / "s.toml"
+    path.write_text('designs = ["des/iterative"]\ntargets = ["asic-desync"]\nliberty = "osu018"\n'
+                    'desync_storage = ["latch", "flipflop"]\n'
+                    'desync_granularity = ["register", "stage"]\ndesync_margin = 0.3\n')
+    jobs = plan_jobs(load_study(path), RunSummary())
+    settings = sorted((j.target.settings.get("storage", "latch"),
+                       j.target.settings.get("granularity", "register"), j.target.settings["margin"])
+                      for j in jobs if "osu018" in j.target.settings["liberty"])
+    assert settings == [("flipflop", "register", 0.3), ("flipflop", "stage", 0.3),
+                        ("latch", "register", 0.3), ("latch", "stage", 0.3)]
+    path.write_text('designs = ["des/iterative"]\ntargets = ["asic-desync"]\n'
+                    'desync_storage = ["pulse"]\n')
+    with pytest.raises(CipherbenchError, match="'desync_storage' must be a list of latch, flipflop"):
+        load_study(path)
