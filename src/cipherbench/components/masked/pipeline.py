@@ -73,6 +73,7 @@ class MaskedBuilder:
         self.register_terms, self.transparent = register_terms, transparent
         self._delays: dict[Shared, list[Shared]] = {}
         self.registers = 0  # flip-flops made so far
+        self.flops: dict[str, Signal] = {}  # every register by name (testbenches read them)
 
     # ---- registers -------------------------------------------------------------------------
 
@@ -81,6 +82,7 @@ class MaskedBuilder:
         domain = self.m.d.comb if self.transparent else self.m.d.sync
         domain += held.eq(value)
         self.registers += len(value)
+        self.flops[name] = held
         return held
 
     def input(self, shares: Sequence[Value], name: str, stage: int = 0) -> Shared:

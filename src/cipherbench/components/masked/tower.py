@@ -126,6 +126,7 @@ class MaskedTowerSbox(Elaboratable):
         self.r = Signal(max(self.layout.width, 1))  # 1 share: a dummy bit, never read
         self.o = Signal(8 * shares)
         self.registers: dict[str, Shared] = {}  # after elaboration, for testbenches
+        self.flops: dict[str, Signal] = {}
 
     @property
     def random_bits(self) -> int:
@@ -144,6 +145,7 @@ class MaskedTowerSbox(Elaboratable):
         m.d.comb += self.o.eq(join_shares(out.shares))
         self.registers = {"t": t, "tinv": inverse, "out": out}
         self.flipflops = b.registers
+        self.flops = dict(b.flops)
         return m
 
 
