@@ -30,10 +30,11 @@ AND, AND, OR, AND, a chain four gates deep): masked gate by gate it needs 4 fres
 with the compression registers its dependent operands need, six clocks.
 
 ``randomness="reuse"``: two quadratic monomials of one output bit (the first output bit with two)
-read the same fresh bit. Their compressed shares then differ by x_a,i (x_b + x_c) (or
-x_a,i x_b + x_c,i x_d): the output XOR of that bit sees both registers, a first-order flaw under
-glitches (tests/test_masked_sbox4.py shows the two registers' XOR constant for the inputs where
-that term is). ``register=False``: every AND compressed before its register (dom.py).
+read the same fresh bit. Share i of x_a x_b is x_a,i x_b + r, so the two compressed shares then
+differ by a term without randomness (GIFT: x_0,i (x_1 + x_2), zero whenever x_1 = x_2); the
+output XOR of that bit sees both registers, a first-order flaw under glitches
+(tests/test_masked_sbox4.py shows the registers' XOR constant for some inputs, and masked for all
+with fresh bits). ``register=False``: every AND compressed before its register (dom.py).
 """
 
 from __future__ import annotations
