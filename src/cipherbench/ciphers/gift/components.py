@@ -10,9 +10,11 @@ component library: the S-box tables and the destinations P(j) of PermBits, one a
 from __future__ import annotations
 
 from ...components.catalog import CatalogEntry
+from ...components.masked.sbox4 import MaskedSbox4
 from ...components.permutations import spn_permutation
 from ...components.sbox4 import GIFT_INV_SBOX, GIFT_SBOX, Sbox4
 from ...verify.equivalence import MovedBits, Pair
+from ..present.components import masked_pairs
 
 UNARY = ("i",), ("o",)
 KINDS = {"table": "16-entry table", "anf": "algebraic normal form (ANDs and XORs)",
@@ -32,6 +34,13 @@ def catalog_entries() -> list[CatalogEntry]:
                      "no logic)", lambda: spn_permutation("gift128-permbits", inverse=True),
                      *UNARY, {"inverse": True}),
     ]
+    entries += [CatalogEntry(f"{name}-dom{shares}", f"GIFT 4-bit S-box {text}, DOM-masked "
+                             f"ANF in two AND layers, {shares} shares (order {shares - 1}), "
+                             "2 clocks", lambda t=table, s=shares: MaskedSbox4(t, s), ("i", "r"),
+                             ("o",), {"shares": shares}, latency=2)
+                for name, table, text, counts in (("gift-sbox", GIFT_SBOX, "GS", (2, 3)),
+                                                  ("gift-inv-sbox", GIFT_INV_SBOX, "GS^-1", (2,)))
+                for shares in counts]
     return entries
 
 
@@ -43,6 +52,7 @@ def proof_pairs() -> list[Pair]:
            for component, model_table, table in (("gift-sbox", SBOX, GIFT_SBOX),
                                                  ("gift-inv-sbox", INVERSE_SBOX, GIFT_INV_SBOX))
            for kind in ("anf", "bitsliced")]
+    out += masked_pairs("gift-sbox-masked", SBOX)
     for inverse in (False, True):
         out.append(Pair("gift128-permbits-inv" if inverse else "gift128-permbits",
                         "wiring = P(j) of the paper",

@@ -141,10 +141,12 @@ class DomIndepMul(Elaboratable):
 
     latency = LATENCY
 
-    def __init__(self, product: Product = GF2_AND, shares: int = 2, register: bool = True) -> None:
+    def __init__(self, product: Product = GF2_AND, shares: int = 2, register: bool = True,
+                 transparent: bool = False) -> None:
         if shares < 1:
             raise ValueError("a masked value has at least one share")
         self.product, self.shares, self.register = product, shares, register
+        self.transparent = transparent  # registers as wires (views.py, for the SAT proof)
         self.layout = RandomLayout(shares, [("mul", product.width)])
         w = product.width
         self.a = Signal(w * shares)
@@ -158,7 +160,8 @@ class DomIndepMul(Elaboratable):
 
         def register(value: Value, name: str) -> Value:
             held = Signal(len(value), name=name, reset_less=True)
-            m.d.sync += held.eq(value)
+            domain = m.d.comb if self.transparent else m.d.sync
+            domain += held.eq(value)
             return held
 
         random = [self.r[p * w:(p + 1) * w] for p in range(len(domain_pairs(self.shares)))]

@@ -105,6 +105,15 @@ def anf_plan(table: Sequence[int]) -> AnfPlan:
         tuple(tuple(m for m in bit if _weight(m) >= 2) for bit in terms))
 
 
+def random_layout(table: Sequence[int], shares: int, randomness: str = "fresh") -> RandomLayout:
+    """Where each AND of the table's plan finds its fresh bits (the reuse variant aliased)."""
+    if randomness not in RANDOMNESS:
+        raise ValueError(f"unknown randomness {randomness!r}; valid: {', '.join(RANDOMNESS)}")
+    plan = anf_plan(table)
+    aliases = dict([plan.reused_pair()]) if randomness == "reuse" else None
+    return RandomLayout(shares, plan.multipliers(), aliases)
+
+
 class MaskedSbox4(Elaboratable):
     """A masked 4-bit S-box from its table (see the module docstring).
 
@@ -116,13 +125,10 @@ class MaskedSbox4(Elaboratable):
                  randomness: str = "fresh", transparent: bool = False) -> None:
         if shares < 1:
             raise ValueError("a masked value has at least one share")
-        if randomness not in RANDOMNESS:
-            raise ValueError(f"unknown randomness {randomness!r}; valid: {', '.join(RANDOMNESS)}")
         self.table = check_table(table)
         self.plan = anf_plan(self.table)
         self.shares, self.register, self.transparent = shares, register, transparent
-        aliases = dict([self.plan.reused_pair()]) if randomness == "reuse" else None
-        self.layout = RandomLayout(shares, self.plan.multipliers(), aliases)
+        self.layout = random_layout(self.table, shares, randomness)
         self.latency = self.plan.latency
         self.i = Signal(4 * shares)
         self.r = Signal(max(self.layout.width, 1))

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from amaranth.hdl import Elaboratable, Module, Signal, Value
+from amaranth.hdl import Elaboratable, Module, Signal
 
 from ..aes_sbox import affine
 from ..aes_sbox_composite import BASIS, gf4_mul, gf4_sq, gf16_sq_scale, matrix_of
@@ -175,48 +175,3 @@ class MaskedAesSbox(MaskedTowerSbox):
         super().__init__(in_rows, in_const, out_rows, out_const, BASIS.n, BASIS.nu, shares,
                          register=register, randomness=randomness, transparent=transparent)
         self.directions = directions
-
-
-class UnmaskedView(Elaboratable):
-    """A masked gadget seen from outside the masking, for SAT proofs: ports ``i`` (the value),
-    ``mask`` (shares 1..d), ``r`` (the gadget's randomness) and ``o`` (the XOR of the output
-    shares). Share 0 is i XOR the masks. Build the gadget with ``transparent=True`` to prove its
-    function for every input, every sharing and every random input in one combinational miter."""
-
-    def __init__(self, gadget: Elaboratable, width: int, shares: int, random_bits: int) -> None:
-        self.gadget, self.width, self.shares = gadget, width, shares
-        self.i = Signal(width)
-        self.mask = Signal(max(width * (shares - 1), 1))
-        self.r = Signal(max(random_bits, 1))
-        self.o = Signal(width)
-
-    def elaborate(self, platform: object) -> Module:
-        m = Module()
-        m.submodules.gadget = g = self.gadget
-        w = self.width
-        masks = [self.mask[k * w:(k + 1) * w] for k in range(self.shares - 1)]
-        first: Value = self.i
-        for part in masks:
-            first = first ^ part
-        m.d.comb += [g.i.eq(join_shares([first, *masks])), g.r.eq(self.r[:len(g.r)])]
-        result: Value = g.o[0:w]
-        for k in range(1, self.shares):
-            result = result ^ g.o[k * w:(k + 1) * w]
-        m.d.comb += self.o.eq(result)
-        return m
-
-
-class IgnoringInputs(Elaboratable):
-    """A reference component with the extra (unused) inputs ``mask`` and ``r`` of an
-    :class:`UnmaskedView`, so a miter can pair the two port for port."""
-
-    def __init__(self, inner: Elaboratable, mask_bits: int, random_bits: int) -> None:
-        self.inner = inner
-        self.i, self.o = inner.i, inner.o
-        self.mask = Signal(max(mask_bits, 1))
-        self.r = Signal(max(random_bits, 1))
-
-    def elaborate(self, platform: object) -> Module:
-        m = Module()
-        m.submodules.inner = self.inner
-        return m
