@@ -109,8 +109,10 @@ def dom_multiply(m: Module, name: str, a: Sequence[Value], b: Sequence[Value],
     shares = len(a)
     pair_random = dict(zip(domain_pairs(shares), random, strict=True))
     # Each operand share's AND inputs are computed once and used by every term it appears in.
-    a_forms = [xor_network(m, f"{name}_ea{i}", bits_of(a[i]), product.expand) for i in range(shares)]
-    b_forms = [xor_network(m, f"{name}_eb{j}", bits_of(b[j]), product.expand) for j in range(shares)]
+    a_forms = [xor_network(m, f"{name}_ea{i}", bits_of(a[i]), product.expand)
+               for i in range(shares)]
+    b_forms = [xor_network(m, f"{name}_eb{j}", bits_of(b[j]), product.expand)
+               for j in range(shares)]
     outputs = []
     for i in range(shares):
         terms = []

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from amaranth.hdl import Cat, Const, Module, Signal, Value
+from amaranth.hdl import Cat, Module, Signal, Value
 
 from .dom import Product, bits_of, dom_multiply, xor_network
 from .shares import RandomLayout, domain_pairs
@@ -121,11 +121,6 @@ class MaskedBuilder:
             out.append(value ^ constant if k == 0 and constant else value)
         return Shared(tuple(out), aligned[0].stage, name)
 
-    def xor(self, name: str, a: Shared, b: Shared) -> Shared:
-        a, b = self.align([a, b])
-        return Shared(tuple(x ^ y for x, y in zip(a.shares, b.shares, strict=True)), a.stage,
-                      name)
-
     def invert(self, x: Shared) -> Shared:
         """NOT: the complement of share 0, the other shares unchanged."""
         return Shared((~x.shares[0], *x.shares[1:]), x.stage, f"{x.name}_n")
@@ -143,9 +138,3 @@ class MaskedBuilder:
         q = dom_multiply(self.m, name, a.shares, b.shares, random, product, self._flop,
                          self.register_terms)
         return Shared(tuple(q), a.stage + 1, name)
-
-
-def constant_shares(value: int, width: int, shares: int, stage: int = 0) -> Shared:
-    """A public constant as a sharing: the value on share 0, zero elsewhere."""
-    return Shared(tuple(Const(value if k == 0 else 0, width) for k in range(shares)), stage,
-                  f"c{value:x}")
