@@ -14,8 +14,7 @@ from cipherbench.verify import equivalence as eq
 PAIRS = eq.pairs()
 
 
-@pytest.mark.parametrize("pair", [pytest.param(p, marks=pytest.mark.slow) if p.slow else p
-                                  for p in PAIRS], ids=[p.title for p in PAIRS])
+@pytest.mark.parametrize("pair", PAIRS, ids=[p.title for p in PAIRS])
 def test_alternative_equals_reference(pair: eq.Pair) -> None:
     result = eq.prove(pair)
     assert result.proven, result.describe()

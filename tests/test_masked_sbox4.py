@@ -104,3 +104,42 @@ def test_domains_in_the_netlist(register: bool, tmp_path: Path) -> None:
     gadget = MaskedSbox4(s4.GIFT_SBOX, 2, register=register)
     meetings = meeting_shares(gadget, [gadget.i, gadget.r, gadget.o], tmp_path)
     assert (meetings == []) == register
+
+
+# ---- GIFT's bitsliced sequence, gate by gate ------------------------------------------------
+
+
+@pytest.mark.parametrize("shares,runs", [(2, 8), (3, 4)])
+def test_gift_bitsliced_under_any_randomness(shares: int, runs: int) -> None:
+    from cipherbench.ciphers.gift.masked import LATENCY, MaskedGiftBitsliced
+
+    made: list[MaskedGiftBitsliced] = []
+
+    def make() -> MaskedGiftBitsliced:
+        made.append(MaskedGiftBitsliced(shares))
+        return made[-1]
+
+    problems = check_under_all_randomness(make, s4.GIFT_SBOX.__getitem__, 4, shares, LATENCY,
+                                          runs)
+    assert problems == []
+    assert made[0].random_bits == 4 * shares * (shares - 1) // 2 and made[0].latency == 6
+
+
+def test_gift_bitsliced_register_schedule_sets_the_latency() -> None:
+    """Without the two compression registers the chain is four ANDs deep (latency 4); each
+    register adds a clock. A missing register is not a functional error (hence this count)."""
+    from cipherbench.components.masked.sbox4 import program_latency
+
+    steps = s4.BITSLICED[s4.GIFT_SBOX]
+    latencies = [program_latency(steps, schedule)
+                 for schedule in ({}, {2: (0,)}, {2: (0,), 6: (1,)})]
+    assert latencies == [4, 5, 6]
+
+
+@pytest.mark.parametrize("register", [True, False])
+def test_gift_bitsliced_domains_in_the_netlist(register: bool, tmp_path: Path) -> None:
+    from cipherbench.ciphers.gift.masked import MaskedGiftBitsliced
+
+    gadget = MaskedGiftBitsliced(2, register=register)
+    meetings = meeting_shares(gadget, [gadget.i, gadget.r, gadget.o], tmp_path)
+    assert (meetings == []) == register

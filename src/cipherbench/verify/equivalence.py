@@ -49,7 +49,6 @@ class Pair:
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
     engine: str = "sat"  # or "abc" (see prove)
-    slow: bool = False   # minutes rather than seconds: the test suite runs it with --runslow
 
     @property
     def title(self) -> str:
@@ -253,7 +252,7 @@ class ModelLinearMap(Elaboratable):
 
 def masked_sbox_pair(component: str, name: str, reference: Callable[[], Elaboratable],
                      gadget: Callable[[], Elaboratable], width: int, shares: int,
-                     random_bits: int, engine: str = "sat", slow: bool = False) -> Pair:
+                     random_bits: int, engine: str = "sat") -> Pair:
     """A masked S-box (built by ``gadget`` with ``transparent=True``: its pipeline flattened)
     against the unmasked ``reference`` (ports ``i``, ``o``) for every input, every sharing (the
     free ``mask`` input) and every value of the randomness ``r`` (components/masked/views.py)."""
@@ -262,7 +261,7 @@ def masked_sbox_pair(component: str, name: str, reference: Callable[[], Elaborat
     mask_bits = width * (shares - 1)
     return Pair(component, name, lambda: IgnoringInputs(reference(), mask_bits, random_bits),
                 lambda: UnmaskedView(gadget(), width, shares, random_bits),
-                ("i", "mask", "r"), ("o",), engine, slow)
+                ("i", "mask", "r"), ("o",), engine)
 
 
 def _dom_pairs() -> list[Pair]:

@@ -164,3 +164,81 @@ class MaskedSbox4(Elaboratable):
         self.flops = dict(b.flops)
         self.flipflops = b.registers
         return m
+
+
+def program_latency(steps: Sequence[tuple], registers: dict[int, Sequence[int]]) -> int:
+    """A masked bitsliced program's latency: each AND/OR one clock after its later operand,
+    each register listed before a step one more."""
+    stage = [0, 0, 0, 0]
+    for n, step in enumerate(steps):
+        for k in registers.get(n, ()):
+            stage[k] += 1
+        if step[0] == "perm":
+            stage = [stage[p] for p in step[1]]
+            continue
+        dest, op, a, b = step
+        if op in ("&", "|"):
+            stage[dest] = max(stage[dest], stage[a] + 1, stage[b] + 1)
+        elif op == "^":
+            stage[dest] = max(stage[dest], stage[a])
+    return max(stage)
+
+
+class MaskedBitsliced4(Elaboratable):
+    """A 4-bit S-box from a bitsliced program (components/sbox4.py: steps s[dest] ^= s[a] & s[b],
+    ^= s[a] | s[b], ^= s[a], = ~s[dest], and a bit permutation), every AND a DOM-indep AND and
+    every OR one by De Morgan (a | b = ~(~a & ~b), each NOT on share 0 only), the XORs share-wise.
+
+    ``registers`` maps a step's index to the state bits that are registered (compressed) before
+    it: the program's own dependencies decide where a value's shares would otherwise meet in a
+    later AND, so the schedule is the cipher's (ciphers/gift/masked.py). The multipliers' fresh
+    bits are named ``g{step}`` in step order, one bit per pair of domains each. Ports and layout
+    as :class:`MaskedSbox4`; the latency is the program's (``latency`` after construction)."""
+
+    def __init__(self, steps: Sequence[tuple], registers: dict[int, Sequence[int]],
+                 shares: int = 2, *, register: bool = True, transparent: bool = False) -> None:
+        if shares < 1:
+            raise ValueError("a masked value has at least one share")
+        self.steps, self.schedule = tuple(steps), dict(registers)
+        self.shares, self.register, self.transparent = shares, register, transparent
+        gates = [(f"g{n}", 1) for n, step in enumerate(self.steps) if step[1:2] in (("&",), ("|",))]
+        self.layout = RandomLayout(shares, gates)
+        self.latency = program_latency(self.steps, self.schedule)
+        self.i = Signal(4 * shares)
+        self.r = Signal(max(self.layout.width, 1))
+        self.o = Signal(4 * shares)
+        self.flops: dict[str, Signal] = {}
+
+    @property
+    def random_bits(self) -> int:
+        return self.layout.width
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        b = MaskedBuilder(m, self.shares, self.r, self.layout, register_terms=self.register,
+                          transparent=self.transparent)
+        x = b.input(split_shares(self.i, 4, self.shares), "x")
+        s = [x.bits(k, k + 1) for k in range(4)]
+        for n, step in enumerate(self.steps):
+            for k in self.schedule.get(n, ()):
+                s[k] = b.register(s[k], f"s{k}_before{n}")
+            if step[0] == "perm":
+                s = [s[p] for p in step[1]]
+                continue
+            dest, op, a, c = step
+            if op == "~":
+                s[dest] = b.invert(s[dest])
+                continue
+            if op == "^":
+                term = s[a]
+            elif op == "&":
+                term = b.multiply(f"g{n}", s[a], s[c], GF2_AND)
+            else:  # De Morgan
+                term = b.invert(b.multiply(f"g{n}", b.invert(s[a]), b.invert(s[c]), GF2_AND))
+            s[dest] = b.linear(f"t{n}", [s[dest], term], [0b11])
+        out = b.linear("out", s, [1 << k for k in range(4)])
+        assert out.stage == self.latency
+        m.d.comb += self.o.eq(join_shares(out.shares))
+        self.flops = dict(b.flops)
+        self.flipflops = b.registers
+        return m
