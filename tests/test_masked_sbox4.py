@@ -143,3 +143,20 @@ def test_gift_bitsliced_domains_in_the_netlist(register: bool, tmp_path: Path) -
     gadget = MaskedGiftBitsliced(2, register=register)
     meetings = meeting_shares(gadget, [gadget.i, gadget.r, gadget.o], tmp_path)
     assert (meetings == []) == register
+
+
+def test_the_proof_of_a_wrong_masked_sbox_fails_with_its_input() -> None:
+    """`cipherbench prove`'s masked pair on PRESENT's table with entries 5 and 6 swapped: not
+    equal, and the counterexample's secret input is one of the two."""
+    from cipherbench.components.masked.sbox4 import random_layout
+    from cipherbench.verify.equivalence import masked_sbox_pair, prove
+
+    wrong = list(s4.PRESENT_SBOX)
+    wrong[5], wrong[6] = wrong[6], wrong[5]
+    pair = masked_sbox_pair("present-sbox-masked", "swapped = table",
+                            lambda: s4.Sbox4(s4.PRESENT_SBOX, "table"),
+                            lambda: MaskedSbox4(wrong, 2, transparent=True), 4, 2,
+                            random_layout(wrong, 2).width)
+    result = prove(pair)
+    assert not result.proven
+    assert result.counterexample["i"] in (5, 6)

@@ -26,8 +26,9 @@ and a term masked by r, which nothing else in that cone holds; the sharings of q
 independent as DOM-indep requires.
 
 This trades randomness for latency against GIFT's bitsliced sequence (components/sbox4.py:
-AND, AND, OR, AND, a chain four gates deep): masked gate by gate it needs 4 fresh bits but,
-with the compression registers its dependent operands need, six clocks.
+AND, AND, OR, AND, a chain four gates deep): masked gate by gate (:class:`MaskedBitsliced4`,
+with GIFT's register schedule in ciphers/gift/masked.py) it needs 4 fresh bits but, with the
+compression registers its dependent operands need, six clocks.
 
 ``randomness="reuse"``: two quadratic monomials of one output bit (the first output bit with two)
 read the same fresh bit. Share i of x_a x_b is x_a,i x_b + r, so the two compressed shares then
@@ -133,7 +134,8 @@ class MaskedSbox4(Elaboratable):
         self.i = Signal(4 * shares)
         self.r = Signal(max(self.layout.width, 1))
         self.o = Signal(4 * shares)
-        self.flops: dict[str, Signal] = {}
+        self.flops: dict[str, Signal] = {}  # every register by name, after elaboration
+        self.flipflops = 0                   # their bit count, after elaboration
 
     @property
     def random_bits(self) -> int:
@@ -207,7 +209,8 @@ class MaskedBitsliced4(Elaboratable):
         self.i = Signal(4 * shares)
         self.r = Signal(max(self.layout.width, 1))
         self.o = Signal(4 * shares)
-        self.flops: dict[str, Signal] = {}
+        self.flops: dict[str, Signal] = {}  # every register by name, after elaboration
+        self.flipflops = 0                   # their bit count, after elaboration
 
     @property
     def random_bits(self) -> int:

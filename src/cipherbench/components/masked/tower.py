@@ -125,8 +125,8 @@ class MaskedTowerSbox(Elaboratable):
         self.i = Signal(8 * shares)
         self.r = Signal(max(self.layout.width, 1))  # 1 share: a dummy bit, never read
         self.o = Signal(8 * shares)
-        self.registers: dict[str, Shared] = {}  # after elaboration, for testbenches
-        self.flops: dict[str, Signal] = {}
+        self.flops: dict[str, Signal] = {}  # every register by name, after elaboration
+        self.flipflops = 0                   # their bit count, after elaboration
 
     @property
     def random_bits(self) -> int:
@@ -143,7 +143,6 @@ class MaskedTowerSbox(Elaboratable):
         out = b.linear("out", [inverse], self.out_rows, self.out_const)
         assert out.stage == LATENCY
         m.d.comb += self.o.eq(join_shares(out.shares))
-        self.registers = {"t": t, "tinv": inverse, "out": out}
         self.flipflops = b.registers
         self.flops = dict(b.flops)
         return m
