@@ -32,9 +32,9 @@ combinational cones of a_i and b_j):
 - theta (the GF(2^4) inverse) goes into the last multipliers without a register: its domain-i
   cone holds only stage-6 registers of domain i, whose values are masked by the fresh bits of
   p1 and p2 that the other operand's register (t0_j or t1_j) does not hold.
-This is the register placement of Gross et al.'s eight-stage DOM S-box (their public VHDL's
-``EIGHT_STAGED`` variant: a register after the input map, one on the inverter's input, t delayed
-by six registers to the last multipliers), with the same 18 bits at first order. OpenTitan's
+Gross et al.'s eight-stage DOM S-box (their public VHDL's ``EIGHT_STAGED`` variant) has the same
+register after the input map, on the GF(2^4) inverter's input and on t's six-clock way to the
+last multipliers, and the same 18 bits at first order. OpenTitan's
 ``aes_sbox_dom`` instead uses DOM-dep multipliers for the dependent products (blinding the second
 operand with extra randomness) and reaches 5 clocks with 28 bits of randomness per evaluation.
 
