@@ -226,11 +226,13 @@ def test_reuse_is_a_first_order_flaw(randomness: str) -> None:
 # ---- where shares meet in the netlist ----------------------------------------------------------
 
 
-def test_no_cone_holds_two_shares_of_one_value(tmp_path: Path) -> None:
+@pytest.mark.parametrize("directions", ["encrypt", "both"])
+def test_no_cone_holds_two_shares_of_one_value(directions: str, tmp_path: Path) -> None:
     """The registered S-box: every combinational cone (into a register or the output) holds at
     most one domain of every register bit, the DOM terms' fresh values included."""
-    gadget = MaskedAesSbox("encrypt", 2)
-    assert meeting_shares(gadget, [gadget.i, gadget.r, gadget.o], tmp_path) == []
+    gadget = MaskedAesSbox(directions, 2)
+    ports = [gadget.i, gadget.r, gadget.o] + ([gadget.decrypt] if directions == "both" else [])
+    assert meeting_shares(gadget, ports, tmp_path) == []
 
 
 def test_register_false_lets_shares_meet(tmp_path: Path) -> None:
@@ -293,3 +295,35 @@ def test_masked_sm4_sbox_under_any_randomness(shares: int, runs: int) -> None:
     problems = check_under_all_randomness(make, SM4_SBOX.__getitem__, 8, shares, 7, runs)
     assert problems == []
     assert made[0].random_bits == 18 * len(domain_pairs(shares)) and made[0].latency == 7
+
+
+def test_both_directions_with_the_select_travelling_along() -> None:
+    """directions="both": every input in both directions, the direction chosen per input at
+    random while the pipeline is full; the select is read with the input."""
+    from amaranth.sim import Simulator
+
+    from cipherbench.components.masked.shares import share, unshare
+
+    gadget = MaskedAesSbox("both", 2)
+    rng = random.Random(13)
+    jobs = [(x, d) for x in range(256) for d in (0, 1)]
+    rng.shuffle(jobs)
+    seen: list[int] = []
+
+    async def bench(ctx):  # type: ignore[no-untyped-def]
+        for cycle in range(len(jobs) + tower.LATENCY):
+            if cycle < len(jobs):
+                ctx.set(gadget.i, share(jobs[cycle][0], 8, 2, rng))
+                ctx.set(gadget.decrypt, jobs[cycle][1])
+            ctx.set(gadget.r, rng.getrandbits(len(gadget.r)))
+            if cycle >= tower.LATENCY:
+                seen.append(unshare(ctx.get(gadget.o), 8, 2))
+            await ctx.tick()
+
+    sim = Simulator(gadget)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    sim.run()
+    expected = [INV_SBOX[x] if d else SBOX[x] for x, d in jobs]
+    assert seen == expected
+    assert gadget.random_bits == 18

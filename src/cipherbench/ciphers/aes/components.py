@@ -54,7 +54,11 @@ def masked_entries() -> list[CatalogEntry]:
                          {"directions": directions, "shares": shares}, latency=MASKED_LATENCY)
             for name, what, directions in (("aes-sbox", "S-box", "encrypt"),
                                            ("aes-inv-sbox", "inverse S-box", "decrypt"))
-            for shares in (2, 3)]
+            for shares in (2, 3)] + [
+        CatalogEntry("aes-sbox-both-dom2", "AES S-box and inverse (decrypt select), DOM-masked "
+                     f"tower field, 2 shares (order 1), pipelined, {MASKED_LATENCY} clocks",
+                     lambda: MaskedAesSbox("both", 2), ("i", "decrypt", "r"), ("o",),
+                     {"directions": "both", "shares": 2}, latency=MASKED_LATENCY)]
 
 
 class BehavioralMixColumns(Elaboratable):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from amaranth.hdl import Cat, Module, Signal, Value
+from amaranth.hdl import Cat, Module, Mux, Signal, Value
 
 from .dom import Product, bits_of, dom_multiply, xor_network
 from .shares import RandomLayout, domain_pairs
@@ -120,6 +120,21 @@ class MaskedBuilder:
             value = Cat(*xor_network(self.m, f"{name}_s{k}", inputs, rows))
             out.append(value ^ constant if k == 0 and constant else value)
         return Shared(tuple(out), aligned[0].stage, name)
+
+    def select(self, name: str, choose_second: Value, first: Shared, second: Shared) -> Shared:
+        """Share by share, ``second`` where the public bit ``choose_second`` is 1, else
+        ``first`` (a public select, e.g. encrypt/decrypt, may steer shares: it is no secret).
+        The caller gives ``choose_second`` as valid at the values' stage (:meth:`public`)."""
+        first, second = self.align([first, second])
+        return Shared(tuple(Mux(choose_second, b, a)
+                            for a, b in zip(first.shares, second.shares, strict=True)),
+                      first.stage, name)
+
+    def public(self, value: Value, stage: int, name: str) -> Value:
+        """A public (unmasked) signal of the input's stage, held until ``stage``."""
+        for k in range(stage):
+            value = self._flop(value, f"{name}_d{k + 1}")
+        return value
 
     def invert(self, x: Shared) -> Shared:
         """NOT: the complement of share 0, the other shares unchanged."""

@@ -49,6 +49,7 @@ t0 equals t1 (a first-order flaw even without glitches; tests/test_masked_gadget
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from amaranth.hdl import Elaboratable, Module, Signal
 
@@ -63,6 +64,14 @@ LATENCY = 7
 MULTIPLIERS = (("m1", 4), ("m2", 2), ("m3_hi", 2), ("m3_lo", 2), ("m4_hi", 4), ("m4_lo", 4))
 RANDOMNESS = ("fresh", "reuse")
 REUSE = {"m4_lo": "m4_hi"}  # the randomness-reuse flaw: t^-1's halves share their bits
+
+
+class Matrices(NamedTuple):
+    """An S-box's linear parts around the tower inverter: S(x) = M inv(X x + X c) + c'."""
+    in_rows: list[int]
+    in_const: int
+    out_rows: list[int]
+    out_const: int
 
 
 def random_layout(shares: int, randomness: str = "fresh") -> RandomLayout:
@@ -114,17 +123,20 @@ class MaskedTowerSbox(Elaboratable):
 
     def __init__(self, in_rows: Sequence[int], in_const: int, out_rows: Sequence[int],
                  out_const: int, n: int, nu: int, shares: int = 2, *, register: bool = True,
-                 randomness: str = "fresh", transparent: bool = False) -> None:
+                 randomness: str = "fresh", transparent: bool = False,
+                 second: Matrices | None = None) -> None:
         if shares < 1:
             raise ValueError("a masked value has at least one share")
         self.in_rows, self.in_const = list(in_rows), in_const
         self.out_rows, self.out_const = list(out_rows), out_const
+        self.second = second  # the other direction's matrices, chosen by ``decrypt``
         self.n, self.nu = n, nu
         self.shares, self.register, self.transparent = shares, register, transparent
         self.layout = random_layout(shares, randomness)
         self.i = Signal(8 * shares)
         self.r = Signal(max(self.layout.width, 1))  # 1 share: a dummy bit, never read
         self.o = Signal(8 * shares)
+        self.decrypt = Signal()  # only with ``second``: 1 selects it, read with ``i``
         self.flops: dict[str, Signal] = {}  # every register by name, after elaboration
         self.flipflops = 0                   # their bit count, after elaboration
 
@@ -138,26 +150,44 @@ class MaskedTowerSbox(Elaboratable):
         b = MaskedBuilder(m, self.shares, self.r, self.layout, register_terms=self.register,
                           transparent=self.transparent)
         x = b.input(split_shares(self.i, 8, self.shares), "x")
-        t = b.register(b.linear("in", [x], self.in_rows, self.in_const), "t")
-        inverse = masked_inverse(b, t, self.n, self.nu)
-        out = b.linear("out", [inverse], self.out_rows, self.out_const)
+        if self.second is None:
+            t = b.register(b.linear("in", [x], self.in_rows, self.in_const), "t")
+            inverse = masked_inverse(b, t, self.n, self.nu)
+            out = b.linear("out", [inverse], self.out_rows, self.out_const)
+        else:
+            out = self._both_directions(b, x)
         assert out.stage == LATENCY
         m.d.comb += self.o.eq(join_shares(out.shares))
         self.flipflops = b.registers
         self.flops = dict(b.flops)
         return m
 
+    def _both_directions(self, b: MaskedBuilder, x: Shared) -> Shared:
+        """One XOR network computes both input matrices (they share terms), the public select
+        picks one per share; the select travels with the value to pick the output matrix."""
+        second = self.second
+        assert second is not None
+        both_in = b.linear("in", [x], self.in_rows + second.in_rows,
+                           self.in_const | second.in_const << 8)
+        t = b.register(b.select("tsel", self.decrypt, both_in.bits(0, 8), both_in.bits(8, 16)),
+                       "t")
+        inverse = masked_inverse(b, t, self.n, self.nu)
+        both_out = b.linear("out", [inverse], self.out_rows + second.out_rows,
+                            self.out_const | second.out_const << 8)
+        late = b.public(self.decrypt, LATENCY, "decrypt")
+        return b.select("osel", late, both_out.bits(0, 8), both_out.bits(8, 16))
 
-DIRECTIONS = ("encrypt", "decrypt")
+
+DIRECTIONS = ("encrypt", "decrypt", "both")
 
 
-def aes_matrices(directions: str) -> tuple[list[int], int, list[int], int]:
+def aes_matrices(directions: str) -> Matrices:
     """(X, X c, M, c') of the AES S-box or its inverse over the composite S-box's basis."""
     if directions == "encrypt":
-        return BASIS.enc_in(), 0, BASIS.enc_out(), affine(0)
+        return Matrices(BASIS.enc_in(), 0, BASIS.enc_out(), affine(0))
     if directions == "decrypt":
-        return BASIS.dec_in(), BASIS.dec_in_const(), BASIS.dec_out(), 0
-    raise ValueError(f"unknown directions {directions!r}; valid: {', '.join(DIRECTIONS)}")
+        return Matrices(BASIS.dec_in(), BASIS.dec_in_const(), BASIS.dec_out(), 0)
+    raise ValueError(f"unknown directions {directions!r}; valid: encrypt, decrypt")
 
 
 class MaskedAesSbox(MaskedTowerSbox):
@@ -166,11 +196,17 @@ class MaskedAesSbox(MaskedTowerSbox):
     (7 clocks; 18 fresh bits per evaluation at first order, 54 at second).
 
     The inverse S-box is the same inverter between the other two matrices (the affine map's
-    inverse folded into the input matrix, its constant on share 0)."""
+    inverse folded into the input matrix, its constant on share 0). ``"both"`` adds the port
+    ``decrypt`` (1: the inverse S-box), read with ``i``: both input matrices in one XOR network
+    and a share-wise multiplexer before the inverter, the select delayed 7 clocks to pick the
+    output matrix; no more randomness."""
 
     def __init__(self, directions: str = "encrypt", shares: int = 2, *, register: bool = True,
                  randomness: str = "fresh", transparent: bool = False) -> None:
-        in_rows, in_const, out_rows, out_const = aes_matrices(directions)
-        super().__init__(in_rows, in_const, out_rows, out_const, BASIS.n, BASIS.nu, shares,
-                         register=register, randomness=randomness, transparent=transparent)
+        if directions not in DIRECTIONS:
+            raise ValueError(f"unknown directions {directions!r}; valid: {', '.join(DIRECTIONS)}")
+        first = aes_matrices("encrypt" if directions == "both" else directions)
+        second = aes_matrices("decrypt") if directions == "both" else None
+        super().__init__(*first, BASIS.n, BASIS.nu, shares, register=register,
+                         randomness=randomness, transparent=transparent, second=second)
         self.directions = directions
