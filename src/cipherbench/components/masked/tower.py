@@ -48,7 +48,7 @@ t0 equals t1 (a first-order flaw even without glitches; tests/test_masked_gadget
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from amaranth.hdl import Elaboratable, Module, Signal
@@ -80,14 +80,14 @@ def random_layout(shares: int, randomness: str = "fresh") -> RandomLayout:
     return RandomLayout(shares, MULTIPLIERS, REUSE if randomness == "reuse" else None)
 
 
-def _rows_first(f, in_width: int, out_width: int) -> list[int]:
+def _rows_first(f: Callable[[int], int], in_width: int, out_width: int) -> list[int]:
     """Rows of a linear map from in_width to out_width bits (given as an integer function)."""
     return matrix_of(f, in_width)[:out_width]
 
 
 def masked_inverse(b: MaskedBuilder, t: Shared, n: int, nu: int) -> Shared:
     """t^-1 in the tower field for the registered sharing ``t`` (see the module docstring);
-    0 maps to 0. Returns the inverse four stages later (combinational after the last
+    0 maps to 0. Returns the inverse six stages after t (combinational after the last
     multipliers' registers)."""
     t1, t0 = t.bits(4, 8), t.bits(0, 4)
     p1 = b.multiply("m1", t1, t0, gf16_product(n))
