@@ -27,7 +27,7 @@ FAST: tuple[str, ...] = (
     "test_models.py", "test_model_*.py", "test_aes_model.py", "test_vectors.py",
     # units: components, the harness on toy cores, metrics, digests, equivalence of components
     "test_components.py", "test_aes_sbox.py", "test_sim.py", "test_metrics.py", "test_digest.py",
-    "test_analysis.py", "test_leakage_*.py",
+    "test_analysis.py", "test_leakage_*.py", "test_masked_sbox4.py",
     # specs, generation, the docs generated from the registries
     "test_spec.py", "test_docs.py", "test_aes_hw.py::test_manifest_has_the_stable_fields",
     # stores, studies (planning), reports and the published figures
