@@ -30,15 +30,17 @@ def desync_power(sim: TimedSimulator, spec: Any, manifest: dict[str, Any], built
                  library: Any, work: Path) -> dict[str, Any]:
     block_bits = int(manifest["block_bits"])
     ops = stream_ops(spec, block_bits // 8, IDLE_BLOCKS)
-    probe = sim.run(ops)
+    # The streaming environment: the core busy at its own rate (measure.py).
+    probe = sim.run(ops, environment="stream")
     start, end = steady_window(probe, ops)
-    trace = sim.run(ops, vcd_window=(start, end))
+    sim.run(ops, vcd_window=(start, end), environment="stream")
     replay = sim.replays[-1]
     t0, t1 = replay.times_ps[start], replay.times_ps[end]
     busy = _window_power(replay.vcd, t0, t1, end - start, built, library, work, "busy")
     # The same burst, then idle as long as it took: the mean over both.
     idle_ps = t1 - t0
-    sim.run(ops, vcd_window=(start, end + 1), idle_after=end, idle_ns=idle_ps / 1000.0)
+    sim.run(ops, vcd_window=(start, end + 1), idle_after=end, idle_ns=idle_ps / 1000.0,
+            environment="stream")
     idle_replay = sim.replays[-1]
     both = _window_power(idle_replay.vcd, idle_replay.times_ps[start],
                          idle_replay.times_ps[start] + 2 * idle_ps, end - start, built,
