@@ -269,3 +269,29 @@ def test_study_keys_give_a_job_per_storage_and_granularity(tmp_path: Path) -> No
                     'desync_storage = ["pulse"]\n')
     with pytest.raises(CipherbenchError, match="'desync_storage' must be a list of latch, flipflop"):
         load_study(path)
+
+
+@pytest.mark.slow
+def test_a_desynchronized_core_placed_and_routed(toy_env: tuple[Path, dict[str, str]]) -> None:
+    """desync_layout: the de-synchronized netlist placed and routed with qflow as it is, its
+    SDF from the routed wires, verified and measured again in timed simulation."""
+    root, env = toy_env
+    study = root / "layout.toml"
+    study.write_text('name = "lay"\ndesigns = ["toy/iterative"]\ntargets = ["asic-desync"]\n'
+                     "desync_layout = true\n")
+    db = root / "layout.sqlite"
+    done = _cli(env, "run", str(study), "--db", str(db))
+    assert done.returncode == 0, done.stderr[-2000:]
+    [row] = _rows(env, db, root / "layout.json")
+    m = row["measurements"]
+    assert row["target"] == "desync:osu018_stdcells:latch:register:layout"
+    assert row["provenance"]["netlist_check"]["failed"] == 0
+    assert m["wire_cap_pf"] > 0 and m["die_area_um2"] > m["area_um2"]
+    assert 0 < m["utilization_pct"] < 100
+
+
+def test_layout_needs_an_osu_kit() -> None:
+    from cipherbench.flows.desync.flow import effective
+
+    with pytest.raises(CipherbenchError, match="layout=.* must be true or false"):
+        effective({"layout": "yes"})

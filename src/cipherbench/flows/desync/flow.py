@@ -51,6 +51,10 @@ DEFAULTS: dict[str, Any] = {
     "random_blocks": 200,
     "stream_blocks": 32,
     "power": True,
+    # Placed and routed (qflow, on the OSU kit of the library: flows/layout.py) before it is
+    # verified and measured: timing, SDF and power then include the routed wires.
+    "layout": False,
+    "density": 0.5,
 }
 
 
@@ -63,6 +67,8 @@ def effective(settings: dict[str, Any]) -> dict[str, Any]:
         raise CipherbenchError(f"desync setting granularity={merged['granularity']!r} must be "
                                f"one of {', '.join(GRANULARITIES)}")
     margin = merged["margin"]
+    if not isinstance(merged["layout"], bool):
+        raise CipherbenchError(f"desync setting layout={merged['layout']!r} must be true or false")
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not -0.95 <= margin <= 10:
         raise CipherbenchError(f"desync setting margin={margin!r} must be a number from -0.95 to "
                                "10 (0.2: matched delays 20 % longer than STA's figure; below 0 "
@@ -71,12 +77,15 @@ def effective(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def target_label(settings: dict[str, Any], library_name: str) -> str:
-    """desync:LIB:STORAGE:GRANULARITY, with the goal where it is not the area end."""
+    """desync:LIB:STORAGE:GRANULARITY, with the goal where it is not the area end and
+    ``:layout`` where the core was placed and routed."""
     label = f"desync:{library_name}:{settings['storage']}:{settings['granularity']}"
-    return label + ("" if settings["goal"] == "area" else f":{settings['goal']}")
+    label += "" if settings["goal"] == "area" else f":{settings['goal']}"
+    return label + (":layout" if settings.get("layout") else "")
 
 
-STUDY_KEYS = ("desync_storage", "desync_granularity", "desync_margin", "desync_goal")
+STUDY_KEYS = ("desync_storage", "desync_granularity", "desync_margin", "desync_goal",
+              "desync_layout", "desync_density")
 
 
 class DesyncFlow:
@@ -86,6 +95,8 @@ class DesyncFlow:
         desync_granularity = ["register", "stage"] # a job per granularity (default register)
         desync_margin = 0.2                        # matched delays' margin over STA
         desync_goal = "speed"                      # the synchronous netlist's synthesis end
+        desync_layout = [false, true]              # a job per: as synthesized, placed and routed
+        desync_density = 0.4                       # placement density of the laid-out jobs
     """
 
     name = "desync"
@@ -96,6 +107,12 @@ class DesyncFlow:
         settings: dict[str, Any] = {}
         if "desync_margin" in data:
             settings["margin"] = data["desync_margin"]
+        if "desync_density" in data:
+            density = data["desync_density"]
+            if isinstance(density, bool) or not isinstance(density, (int, float)) \
+                    or not 0.05 <= density <= 1:
+                raise CipherbenchError(f"{where}: 'desync_density' must be a number from 0.05 to 1")
+            settings["density"] = float(density)
         if "desync_goal" in data:
             if data["desync_goal"] not in ("area", "speed"):
                 raise CipherbenchError(f"{where}: 'desync_goal' must be \"area\" or \"speed\"")
@@ -106,10 +123,16 @@ class DesyncFlow:
     def study_variants(self, data: Any, where: str) -> list[dict[str, Any]]:
         storages = _choices(data, "desync_storage", STORAGE_KINDS, where)
         granularities = _choices(data, "desync_granularity", GRANULARITIES, where)
+        layouts = data.get("desync_layout", [False])
+        layouts = [layouts] if isinstance(layouts, bool) else layouts
+        if not isinstance(layouts, list) or not layouts or \
+                not all(isinstance(v, bool) for v in layouts):
+            raise CipherbenchError(f"{where}: 'desync_layout' must be true, false or a list of them")
         # Only non-default choices are written, so that a default job keeps its cache key.
         return [{**({"storage": s} if s != DEFAULTS["storage"] else {}),
-                 **({"granularity": g} if g != DEFAULTS["granularity"] else {})}
-                for s in storages for g in granularities]
+                 **({"granularity": g} if g != DEFAULTS["granularity"] else {}),
+                 **({"layout": True} if lay else {})}
+                for s in storages for g in granularities for lay in dict.fromkeys(layouts)]
 
     def target_id(self, settings: dict[str, Any]) -> str:
         merged = effective(settings)
@@ -130,9 +153,13 @@ class DesyncFlow:
         netlist_file, synth_figures = _synchronous_netlist(design_dir, work_dir, merged)
         built = desynchronize(design.top, design.clock, netlist_file, library, merged, work_dir,
                               sta)
+        layout_figures: dict[str, Any] = {}
+        if merged["layout"]:
+            layout_figures = lay_out(built, library, merged, work_dir, sta)
         from .measure import measure_desync
 
         measurements, check = measure_desync(design_dir, built, library, merged, work_dir)
+        measurements.update(layout_figures)
         measurements["synchronous_gate_equivalents"] = synth_figures["gate_equivalents"]
         measurements["synchronous_critical_path_ns"] = synth_figures["critical_path_ns"]
         merged.update({"liberty": str(library.source), "liberty_name": library.name,
@@ -237,6 +264,33 @@ def desynchronize(top: str, clock: str, netlist_file: Path, library: Any,
             "paths_ps": paths, "stages": stages, "pulse_stages": pulse_stages, "fit": fit,
             "timing": timing, "registers": len({ff.register for ff in netlist.flipflops}),
             "flipflops": len(netlist.flipflops)}
+
+
+def lay_out(built: dict[str, Any], library: Any, settings: dict[str, Any], work: Path,
+            sta: str) -> dict[str, Any]:
+    """Place and route the de-synchronized netlist as it is (flows/layout.py), then time it with
+    the routed wires: ``built`` then names the routed netlist and its SDF, so that the timed
+    verification and every measurement are of the layout. The matched delays were sized
+    before routing; the routed wires load data paths and delay lines alike, and the timed
+    simulation says whether the margin still covers them."""
+    from ..layout import place_and_route
+    from ..libraries import KITS
+
+    tech = next((name for name, kit in KITS.items()
+                 if library.source.name.startswith(name.replace("osu050", "osu05"))), None)
+    if tech is None:
+        raise CipherbenchError(f"desync setting layout=true places and routes with qflow on the "
+                               f"OSU kits ({', '.join(KITS)}), not {library.name}")
+    density = float(settings["density"])
+    placed = place_and_route(built["assembled"].top, Path(built["netlist"]), library, tech,
+                             work, density)
+    sdf = write_sdf(library, placed.netlist, built["assembled"].top, work / "desync_routed.sdf",
+                    sta, spef=placed.spef)
+    drop_shared_pin_arcs(sdf, placed.netlist)
+    built.update(netlist=placed.netlist, sdf=sdf, spef=placed.spef)
+    return {**placed.figures, "layout_density": density,
+            "utilization_pct": round(100.0 * sum(built["assembled"].area_um2.values())
+                                     / placed.figures["die_area_um2"], 1)}
 
 
 def _tree_levels(loads: int) -> int:

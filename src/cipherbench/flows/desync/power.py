@@ -62,14 +62,15 @@ def _window_power(vcd: Path | None, t0_ps: float, t1_ps: float, cycles: int,
     rates = net_activity(vcd, t0_ps, t1_ps)
     if not rates:
         raise CipherbenchError("no net changed in the timed simulation's power window")
-    from .energy import power_library, read_instances, netlist_power
+    from .energy import netlist_power, power_library, read_instances, spef_wire_caps
 
     volts = _kit_volts(library)
     lib_power = power_library(library.path, volts)
     instances = read_instances(Path(built["netlist"]), lib_power)
     outputs = {name: {p.name for p in cell.outputs()} for name, cell in library.cells.items()}
     toggles = {net: count for net, (count, _duty) in rates.items()}
-    return netlist_power(instances, lib_power, toggles, (t1_ps - t0_ps) * 1e-12, outputs)
+    wires = spef_wire_caps(Path(built["spef"])) if built.get("spef") else None
+    return netlist_power(instances, lib_power, toggles, (t1_ps - t0_ps) * 1e-12, outputs, wires)
 
 
 def _kit_volts(library: Any) -> float | None:
