@@ -295,3 +295,28 @@ def test_layout_needs_an_osu_kit() -> None:
 
     with pytest.raises(CipherbenchError, match="layout=.* must be true or false"):
         effective({"layout": "yes"})
+
+
+def test_desync_jobs_give_each_design_its_own_variants(tmp_path: Path) -> None:
+    from cipherbench.jobs import RunSummary
+    from cipherbench.study import load_study
+    from cipherbench.study.planning import plan_jobs
+
+    path = tmp_path / "s.toml"
+    path.write_text('designs = ["des/iterative", "des/pipelined"]\ntargets = ["asic-desync"]\n'
+                    'liberty = "osu018"\n'
+                    '[[desync_jobs]]\ndesigns = ["des/iterative"]\nstorage = ["latch", "flipflop"]\n'
+                    '[[desync_jobs]]\ndesigns = ["des/pipelined"]\ngranularity = "stage"\n'
+                    'ties = {out_ready = 1}\n')
+    jobs = [j for j in plan_jobs(load_study(path), RunSummary())
+            if "osu018" in j.target.settings["liberty"]]
+    got = sorted((str(j.design), j.target.settings.get("storage", "latch"),
+                  j.target.settings.get("granularity", "register"),
+                  tuple(j.target.settings.get("ties", {}).items())) for j in jobs)
+    assert got == [("des-64/iterative", "flipflop", "register", ()),
+                   ("des-64/iterative", "latch", "register", ()),
+                   ("des-64/pipelined", "latch", "stage", (("out_ready", 1),))]
+    path.write_text('designs = ["des/iterative"]\ntargets = ["asic-desync"]\n'
+                    '[[desync_jobs]]\nstorage = "latch"\n')
+    with pytest.raises(CipherbenchError, match="needs 'designs'"):
+        load_study(path)

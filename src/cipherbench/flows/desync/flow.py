@@ -55,6 +55,10 @@ DEFAULTS: dict[str, Any] = {
     # verified and measured: timing, SDF and power then include the routed wires.
     "layout": False,
     "density": 0.5,
+    # Input ports held at a constant, {port: value}: {"out_ready": 1} is a consumer that always
+    # takes a result, so a pipeline's stall on it synthesizes away and its stages no longer
+    # wait for the environment (the seed's performance-optimized DES had no back-pressure).
+    "ties": {},
 }
 
 
@@ -67,6 +71,9 @@ def effective(settings: dict[str, Any]) -> dict[str, Any]:
         raise CipherbenchError(f"desync setting granularity={merged['granularity']!r} must be "
                                f"one of {', '.join(GRANULARITIES)}")
     margin = merged["margin"]
+    ties = merged["ties"]
+    if not isinstance(ties, dict) or not all(isinstance(k, str) for k in ties):
+        raise CipherbenchError(f"desync setting ties={ties!r} must map input ports to values")
     if not isinstance(merged["layout"], bool):
         raise CipherbenchError(f"desync setting layout={merged['layout']!r} must be true or false")
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not -0.95 <= margin <= 10:
@@ -81,11 +88,13 @@ def target_label(settings: dict[str, Any], library_name: str) -> str:
     ``:layout`` where the core was placed and routed."""
     label = f"desync:{library_name}:{settings['storage']}:{settings['granularity']}"
     label += "" if settings["goal"] == "area" else f":{settings['goal']}"
+    ties = settings.get("ties") or {}
+    label += "".join(f":{port}={value}" for port, value in sorted(ties.items()))
     return label + (":layout" if settings.get("layout") else "")
 
 
 STUDY_KEYS = ("desync_storage", "desync_granularity", "desync_margin", "desync_goal",
-              "desync_layout", "desync_density")
+              "desync_layout", "desync_density", "desync_ties", "desync_jobs")
 
 
 class DesyncFlow:
@@ -97,6 +106,16 @@ class DesyncFlow:
         desync_goal = "speed"                      # the synchronous netlist's synthesis end
         desync_layout = [false, true]              # a job per: as synthesized, placed and routed
         desync_density = 0.4                       # placement density of the laid-out jobs
+        desync_ties = [{}, {out_ready = 1}]        # a job per: as it is, the port held
+
+    or, where designs need different variants, ``desync_jobs``: an array of tables, each with
+    the designs it is for and any of the keys above without their prefix:
+
+        [[desync_jobs]]
+        designs = ["des/pipelined"]
+        granularity = "stage"
+        storage = ["flipflop", "latch"]
+        ties = {out_ready = 1}
     """
 
     name = "desync"
@@ -121,6 +140,29 @@ class DesyncFlow:
         return settings
 
     def study_variants(self, data: Any, where: str) -> list[dict[str, Any]]:
+        groups = data.get("desync_jobs")
+        if groups is None:
+            return self._variants(data, where)
+        if not isinstance(groups, list) or not all(isinstance(g, dict) for g in groups):
+            raise CipherbenchError(f"{where}: 'desync_jobs' must be an array of tables "
+                                   "([[desync_jobs]])")
+        variants = []
+        for group in groups:
+            designs = group.get("designs")
+            if not isinstance(designs, list) or not designs or \
+                    not all(isinstance(d, str) for d in designs):
+                raise CipherbenchError(f"{where}: each [[desync_jobs]] needs 'designs', a list "
+                                       "of design specs of the study")
+            unknown = sorted(set(group) - {"designs", "storage", "granularity", "layout", "ties"})
+            if unknown:
+                raise CipherbenchError(f"{where}: [[desync_jobs]] has unknown key(s) "
+                                       f"{', '.join(unknown)}; valid: designs, storage, "
+                                       "granularity, layout, ties")
+            keys = {f"desync_{k}": v for k, v in group.items() if k != "designs"}
+            variants += [{**v, "designs": list(designs)} for v in self._variants(keys, where)]
+        return variants
+
+    def _variants(self, data: Any, where: str) -> list[dict[str, Any]]:
         storages = _choices(data, "desync_storage", STORAGE_KINDS, where)
         granularities = _choices(data, "desync_granularity", GRANULARITIES, where)
         layouts = data.get("desync_layout", [False])
@@ -128,11 +170,18 @@ class DesyncFlow:
         if not isinstance(layouts, list) or not layouts or \
                 not all(isinstance(v, bool) for v in layouts):
             raise CipherbenchError(f"{where}: 'desync_layout' must be true, false or a list of them")
+        ties = data.get("desync_ties", [{}])
+        ties = [ties] if isinstance(ties, dict) else ties
+        if not isinstance(ties, list) or not ties or not all(isinstance(t, dict) for t in ties):
+            raise CipherbenchError(f"{where}: 'desync_ties' must be a table of ports and values "
+                                   "(e.g. {{out_ready = 1}}) or a list of them")
         # Only non-default choices are written, so that a default job keeps its cache key.
         return [{**({"storage": s} if s != DEFAULTS["storage"] else {}),
                  **({"granularity": g} if g != DEFAULTS["granularity"] else {}),
-                 **({"layout": True} if lay else {})}
-                for s in storages for g in granularities for lay in dict.fromkeys(layouts)]
+                 **({"layout": True} if lay else {}),
+                 **({"ties": dict(t)} if t else {})}
+                for s in storages for g in granularities for lay in dict.fromkeys(layouts)
+                for t in ties]
 
     def target_id(self, settings: dict[str, Any]) -> str:
         merged = effective(settings)
@@ -150,15 +199,18 @@ class DesyncFlow:
         design = load_design(design_dir)
         work_dir.mkdir(parents=True, exist_ok=True)
         sta = sta_path()
-        netlist_file, synth_figures = _synchronous_netlist(design_dir, work_dir, merged)
-        built = desynchronize(design.top, design.clock, netlist_file, library, merged, work_dir,
+        synth_dir = tied_design(design_dir, merged["ties"], work_dir / "tied")
+        tied = load_design(synth_dir)
+        netlist_file, synth_figures = _synchronous_netlist(synth_dir, work_dir, merged)
+        built = desynchronize(tied.top, design.clock, netlist_file, library, merged, work_dir,
                               sta)
         layout_figures: dict[str, Any] = {}
         if merged["layout"]:
             layout_figures = lay_out(built, library, merged, work_dir, sta)
         from .measure import measure_desync
 
-        measurements, check = measure_desync(design_dir, built, library, merged, work_dir)
+        measurements, check = measure_desync(design_dir, built, library, merged, work_dir,
+                                             reference_dir=synth_dir)
         measurements.update(layout_figures)
         measurements["synchronous_gate_equivalents"] = synth_figures["gate_equivalents"]
         measurements["synchronous_critical_path_ns"] = synth_figures["critical_path_ns"]
@@ -174,6 +226,48 @@ class DesyncFlow:
             artifacts={"desync_netlist": str(built["netlist"]), "sdf": str(built["sdf"])},
             check={**check, "netlist": target_label(merged, library.name)},
         )
+
+
+def tied_design(design_dir: Path, ties: dict[str, int], folder: Path) -> Path:
+    """The design folder itself, or, with ``ties``, a copy whose top wraps the design's with
+    those input ports held at their values (Verilog only: synthesis folds the constants)."""
+    if not ties:
+        return design_dir
+    import shutil
+
+    design = load_design(design_dir)
+    manifest = dict(design.manifest)
+    ports = {str(p["name"]): p for p in manifest.get("ports", [])}
+    for name, value in ties.items():
+        port = ports.get(name)
+        if port is None or port.get("dir") != "in" or name == design.clock:
+            raise CipherbenchError(f"desync setting ties: {name!r} is not an input port of "
+                                   f"{design.top} (inputs: {', '.join(p for p, q in ports.items() if q.get('dir') == 'in')})")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2 ** int(port["width"]):
+            raise CipherbenchError(f"desync setting ties: {name} = {value!r} does not fit its "
+                                   f"{port['width']} bits")
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for name in manifest["verilog"]:
+        shutil.copyfile(design_dir / name, folder / name)
+    top = f"{design.top}_tied"
+    kept = [p for name, p in ports.items() if name not in ties]
+    decls = [_port_declaration(p) for p in kept]
+    conns = [f".{p['name']}({p['name']})" for p in kept]
+    conns += [f".{name}({ports[name]['width']}'d{value})" for name, value in ties.items()]
+    (folder / f"{top}.v").write_text(
+        f"module {top} ({', '.join(p['name'] for p in kept)});\n" + "\n".join(decls)
+        + f"\n  {design.top} core ({', '.join(conns)});\nendmodule\n")
+    manifest.update(top=top, verilog=[*manifest["verilog"], f"{top}.v"], ports=kept)
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return folder
+
+
+def _port_declaration(port: dict[str, Any]) -> str:
+    width = int(port["width"])
+    vector = f"[{width - 1}:0] " if width > 1 else ""
+    return f"  {'input' if port['dir'] == 'in' else 'output'} {vector}{port['name']};"
 
 
 def _choices(data: Any, key: str, valid: tuple[str, ...], where: str) -> list[str]:

@@ -62,12 +62,18 @@ class TimedSimulator:
 
     def __init__(self, design_dir: Path, library: Liberty, netlist: Path, top: str, sdf: Path,
                  inputs: dict[str, int], outputs: dict[str, int], work: Path,
-                 fail_fast: bool = True) -> None:
+                 fail_fast: bool = True, reference_dir: Path | None = None,
+                 ties: dict[str, int] | None = None) -> None:
+        """``reference_dir``: the design whose RTL gives the expected outputs, where it is not
+        ``design_dir`` (ports tied); ``ties``: those ports' values, which the design testbench
+        must drive them at after reset (it drives every input port; the core has no such port)."""
         self.design_dir = Path(design_dir)
         self.library, self.netlist, self.top, self.sdf = library, netlist, top, sdf
         self.inputs, self.outputs = inputs, outputs
         self.work = work
         self.fail_fast = fail_fast
+        self.reference_dir = Path(reference_dir) if reference_dir else self.design_dir
+        self.ties = dict(ties or {})
         self.work.mkdir(parents=True, exist_ok=True)
         manifest = json.loads((self.design_dir / "manifest.json").read_text())
         if manifest.get("simulation"):
@@ -89,10 +95,20 @@ class TimedSimulator:
             testbench = self.work / f"{TB_TOP}.v"
             testbench.write_text(testbench_verilog(self.top, self.inputs, self.outputs, self.sdf))
             vvp = compile_timed(self.library, self.netlist, testbench, TB_TOP, self.work)
-            self._reference = compile_reference(self.design_dir, self.manifest, self.inputs,
-                                                self.outputs, self.work)
+            reference_manifest = json.loads((self.reference_dir / "manifest.json").read_text())
+            self._reference = compile_reference(self.reference_dir, reference_manifest,
+                                                self.inputs, self.outputs, self.work)
             self._session = TimedSession(vvp, self.work, self.vcd)
         return self._session
+
+    def _check_ties(self, record: list[dict[str, int]]) -> None:
+        for cycle, row in enumerate(record[RESET_CYCLES:], start=RESET_CYCLES):
+            for port, value in self.ties.items():
+                if row[port] != value:
+                    raise CipherbenchError(
+                        f"the design testbench drove {port} = {row[port]} in cycle {cycle}, but "
+                        f"the de-synchronized core holds it at {value}: these operations need "
+                        f"the port")
 
     def close(self) -> None:
         if self._session is not None:
@@ -114,7 +130,8 @@ class TimedSimulator:
             folder = Path(tmp)
             vcd = folder / "rtl.vcd"
             trace = self.rtl.run(ops, timeout_cycles=timeout_cycles, vcd=vcd)
-            record = read_port_cycles(vcd, [*self.inputs, *self.outputs])
+            record = read_port_cycles(vcd, [*self.inputs, *self.outputs, *self.ties])
+            self._check_ties(record)
             cycles = len(record)
             stim = folder / "stim.hex"
             stim.write_text("".join(_pack(row, self.inputs) + "\n" for row in record))
