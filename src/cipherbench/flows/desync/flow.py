@@ -203,7 +203,7 @@ class DesyncFlow:
         tied = load_design(synth_dir)
         netlist_file, synth_figures = _synchronous_netlist(synth_dir, work_dir, merged)
         built = desynchronize(tied.top, design.clock, netlist_file, library, merged, work_dir,
-                              sta)
+                              sta, reset=design.manifest.get("reset"))
         layout_figures: dict[str, Any] = {}
         if merged["layout"]:
             layout_figures = lay_out(built, library, merged, work_dir, sta)
@@ -300,12 +300,19 @@ def _synchronous_netlist(design_dir: Path, work: Path,
 
 
 def desynchronize(top: str, clock: str, netlist_file: Path, library: Any,
-                  settings: dict[str, Any], work: Path, sta: str) -> dict[str, Any]:
+                  settings: dict[str, Any], work: Path, sta: str,
+                  reset: str | None = None) -> dict[str, Any]:
     """Steps 2-5 of the module docstring up to the SDF: the de-synchronized netlist and what
-    sized it."""
+    sized it.
+
+    ``reset``: the synchronous reset port, which is data to every register that has a reset but
+    no token of the handshake: a register that reads no other input waits for no environment
+    token (a pipeline's later stages). It holds for the reset tokens at the start and is constant
+    after; a register that takes a token late then still takes its reset state, since the reset
+    state with idle inputs is where every register stays (the cycle comparison checks it)."""
     cells = CellSet.of(library)
     netlist = read_mapped_netlist(netlist_file, top, library, work)
-    deps = dependencies(netlist, frozenset({clock}))
+    deps = dependencies(netlist, frozenset({clock, *([reset] if reset else [])}))
     groups = group_registers(netlist, deps, settings["granularity"])
     graph = bank_graph(netlist, deps, groups)
     _check_reachable(graph)
