@@ -48,6 +48,8 @@ def _counter_folder(root: Path) -> Path:
 
 
 def _desync_counter(root: Path, storage: str) -> tuple[Path, dict, object]:
+    """The counter's folder, its de-synchronized netlist (``built``, with the synchronous
+    mapped netlist it came from under "sync"), and the library."""
     from cipherbench.flows.asic import AsicFlow
     from cipherbench.flows.desync.flow import desynchronize, effective
 
@@ -56,6 +58,7 @@ def _desync_counter(root: Path, storage: str) -> tuple[Path, dict, object]:
     library = load_liberty("osu018")
     built = desynchronize("ctr", "clk", Path(sync.artifacts["mapped"]), library,
                           effective({"storage": storage}), root, find_command("sta"))
+    built["sync"] = Path(sync.artifacts["mapped"])
     return folder, built, library
 
 
@@ -83,8 +86,8 @@ def _run_tokens(folder: Path, built: dict, library: object, work: Path,
     finally:
         session.close()
     got = [row["q"] for row in read_replay(out, assembled.data_outputs, answer).outputs]
-    reference = compile_reference(folder, json.loads((folder / "manifest.json").read_text()),
-                                  assembled.data_inputs, assembled.data_outputs, work)
+    reference = compile_reference(library, built["sync"], "ctr", "clk", assembled.data_inputs,
+                                  assembled.data_outputs, work)
     expected = work / "expected.txt"
     ref_log = run_reference(reference, stim, expected, len(rows), work)
     want = [row["q"] for row in read_replay(expected, assembled.data_outputs, ref_log).outputs]

@@ -210,7 +210,7 @@ class DesyncFlow:
         from .measure import measure_desync
 
         measurements, check = measure_desync(design_dir, built, library, merged, work_dir,
-                                             reference_dir=synth_dir)
+                                             reference=(netlist_file, tied.top, design.clock))
         measurements.update(layout_figures)
         measurements["synchronous_gate_equivalents"] = synth_figures["gate_equivalents"]
         measurements["synchronous_critical_path_ns"] = synth_figures["critical_path_ns"]

@@ -36,10 +36,10 @@ METHOD = "timed gate-level simulation (OpenSTA SDF, Icarus)"
 
 def measure_desync(design_dir: Path, built: dict[str, Any], library: Any,
                    settings: dict[str, Any], work: Path,
-                   reference_dir: Path | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+                   reference: tuple[Path, str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The core's figures, and the record of its timed verification (as provenance keeps a
-    netlist's check: jobs/netlist_check.py). ``reference_dir``: the design the de-synchronized
-    core was made from where it is not ``design_dir`` (ports tied: flow.tied_design)."""
+    netlist's check: jobs/netlist_check.py). ``reference``: (netlist, top, clock) of the
+    synchronous netlist the core was made from."""
     from ...spec import parse
     from ...verify.designs import verify_design
 
@@ -48,7 +48,7 @@ def measure_desync(design_dir: Path, built: dict[str, Any], library: Any,
     assembled = built["assembled"]
     sim = TimedSimulator(design_dir, library, built["netlist"], assembled.top, built["sdf"],
                          assembled.data_inputs, assembled.data_outputs, work / "timed",
-                         reference_dir=reference_dir, ties=settings.get("ties") or {})
+                         reference=reference, ties=settings.get("ties") or {})
     report = verify_design(spec, design_dir, simulator=sim,
                            random_blocks=int(settings["random_blocks"]), key_change_blocks=8,
                            constant_time_keys=2,

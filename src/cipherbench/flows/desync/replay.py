@@ -62,17 +62,18 @@ class TimedSimulator:
 
     def __init__(self, design_dir: Path, library: Liberty, netlist: Path, top: str, sdf: Path,
                  inputs: dict[str, int], outputs: dict[str, int], work: Path,
-                 fail_fast: bool = True, reference_dir: Path | None = None,
+                 reference: tuple[Path, str, str], fail_fast: bool = True,
                  ties: dict[str, int] | None = None) -> None:
-        """``reference_dir``: the design whose RTL gives the expected outputs, where it is not
-        ``design_dir`` (ports tied); ``ties``: those ports' values, which the design testbench
-        must drive them at after reset (it drives every input port; the core has no such port)."""
+        """``reference``: (netlist, top, clock) of the synchronous netlist the core was made
+        from, whose zero-delay simulation gives the expected outputs; ``ties``: ports held at
+        values in it, which the design testbench must drive at them after reset (it drives every
+        input port; the core has no such port)."""
         self.design_dir = Path(design_dir)
         self.library, self.netlist, self.top, self.sdf = library, netlist, top, sdf
         self.inputs, self.outputs = inputs, outputs
         self.work = work
         self.fail_fast = fail_fast
-        self.reference_dir = Path(reference_dir) if reference_dir else self.design_dir
+        self.reference = reference
         self.ties = dict(ties or {})
         self.work.mkdir(parents=True, exist_ok=True)
         manifest = json.loads((self.design_dir / "manifest.json").read_text())
@@ -95,9 +96,9 @@ class TimedSimulator:
             testbench = self.work / f"{TB_TOP}.v"
             testbench.write_text(testbench_verilog(self.top, self.inputs, self.outputs, self.sdf))
             vvp = compile_timed(self.library, self.netlist, testbench, TB_TOP, self.work)
-            reference_manifest = json.loads((self.reference_dir / "manifest.json").read_text())
-            self._reference = compile_reference(self.reference_dir, reference_manifest,
-                                                self.inputs, self.outputs, self.work)
+            netlist, top, clock = self.reference
+            self._reference = compile_reference(self.library, netlist, top, clock, self.inputs,
+                                                self.outputs, self.work)
             self._session = TimedSession(vvp, self.work, self.vcd)
         return self._session
 
@@ -428,14 +429,16 @@ def timed_trace(sync: SimTrace, replay: Replay, ops: list[Op], manifest: dict) -
 # ---- the synchronous reference ----------------------------------------------------------------
 
 
-def compile_reference(design_dir: Path, manifest: dict, inputs: dict[str, int],
-                      outputs: dict[str, int], work: Path) -> Path:
-    """The design's RTL with a clocked testbench reading the same inputs, zero-delay (Icarus):
-    each cycle's outputs as the synchronous core gives them, Mealy outputs included."""
+def compile_reference(library: Liberty, netlist: Path, top: str, clock: str,
+                      inputs: dict[str, int], outputs: dict[str, int], work: Path) -> Path:
+    """The synchronous mapped netlist the core was made from, with the library's cell models and a
+    clocked testbench reading the same inputs, zero delay (Icarus): each cycle's outputs as the
+    synchronous core gives them, Mealy outputs included. (The mapped netlist rather than the
+    RTL: it is what was de-synchronized, and Icarus cannot read every construct Yosys writes
+    into the RTL's Verilog.)"""
     from ...tools import run_tool
-    from .timed_sim import sim_tools
+    from .timed_sim import cell_models, sim_tools
 
-    clock = str(manifest["clock"])
     conns = _connections(inputs, outputs)
     in_width, out_width = sum(inputs.values()), sum(outputs.values())
     text = f"""`timescale 1ns/1ps
@@ -445,7 +448,7 @@ module tb_sync;
   wire [{out_width - 1}:0] out_vec;
   reg [8*512-1:0] stim_file, out_file;
   integer cycles, c, fd, sfd, got;
-  {manifest["top"]} dut (.{clock}(clk), {conns});
+  {top} dut (.{clock}(clk), {conns});
   initial begin
     if (!$value$plusargs("stim=%s", stim_file)) $fatal(1, "no +stim");
     if (!$value$plusargs("out=%s", out_file)) $fatal(1, "no +out");
@@ -468,10 +471,9 @@ endmodule
     testbench = work / "tb_sync.v"
     testbench.write_text(text)
     binary = work / "tb_sync.vvp"
-    sources = [str(design_dir / name) for name in manifest["verilog"]]
-    run_tool([sim_tools().iverilog, "-g2005", "-s", "tb_sync", "-o", str(binary), *sources,
-              str(testbench)], cwd=work, log_path=work / "tb_sync_iverilog.log",
-             timeout_s=600)
+    run_tool([sim_tools().iverilog, "-g2005", "-s", "tb_sync", "-o", str(binary),
+              str(cell_models(library)), str(netlist), str(testbench)], cwd=work,
+             log_path=work / "tb_sync_iverilog.log", timeout_s=600)
     return binary
 
 
