@@ -22,7 +22,7 @@ from typing import Any
 
 from ...errors import CipherbenchError, ToolFailed
 from .measure import IDLE_BLOCKS, steady_window, stream_ops
-from .replay import RESET_CYCLES, TimedSimulator
+from .replay import TimedSimulator
 
 
 
