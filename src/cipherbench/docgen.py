@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import spec as spec_module
-from .arch.registry import ARCHITECTURES, COMMON_PARAMS
+from .arch.registry import ARCHITECTURES, COMMON_PARAMS, offered
 from .ciphers.registry import Param, ciphers
 
 PACKAGE = Path(__file__).resolve().parent
@@ -111,7 +111,7 @@ def spec_parameters() -> str:
 
 
 def _architectures_of(cipher: Any) -> list[str]:
-    return [a for a in ARCHITECTURES if not cipher.architectures or a in cipher.architectures]
+    return [name for name, arch in ARCHITECTURES.items() if offered(cipher, arch)]
 
 
 def _restricted(cipher: Any) -> list[str]:
