@@ -100,7 +100,7 @@ CIPHER = CipherInfo(
     cryptopp=(CryptoppClass("AES", "aes.h", "AES"),),
     arch_hardware={"narrow": _narrow_hardware, "masked": _masked_hardware},
     # The masked cores (masked/) encrypt, 128-bit keys; widths as masked/__init__.py builds them.
-    restricts={"masked:ops": ("encrypt",), "masked:width": ("8",), "masked:sbox": ("composite",)},
+    restricts={"masked:ops": ("encrypt",), "masked:width": ("8", "64", "128"), "masked:sbox": ("composite",)},
     components=_components,
     proofs=_proofs,
     structure=_structure,
