@@ -39,6 +39,7 @@ function, so they pass every check here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from amaranth.hdl import (Cat, ClockSignal, Const, Elaboratable, Instance, Module, Mux,
@@ -53,6 +54,38 @@ FLAWS = ("none", "register", "reuse")
 PRNG_CHOICES = ("1", "2", "3", "zero")
 CORE_INSTANCE = "core"   # the core's instance name in the harness (power reads its scope)
 XORSHIFT_BITS = 64
+
+
+@dataclass(frozen=True)
+class Stream:
+    """Key, block and result as chunks of whole bytes, one chunk per clock, for a core whose
+    registers then need no parallel load and no hold (ciphers/aes/masked/byte_serial.py).
+
+    ``in_order[j]``: the bytes (indices in the standard order, byte 0 the most significant) of
+    the key and of the block that input chunk j carries, its most significant byte first; chunk 0
+    is taken on the transfer's edge (``in_valid``/``in_ready``), chunk j on the j-th edge after
+    it, and the core's program loads the later ones itself. ``out_order[j]``: the bytes of the
+    result in output chunk j; the core raises ``out_valid`` for ``len(out_order)`` consecutive
+    clocks, one chunk each, and has no ``out_ready``: whoever reads it takes them as they come
+    (the harness collects them)."""
+
+    in_order: tuple[tuple[int, ...], ...]
+    out_order: tuple[tuple[int, ...], ...]
+
+    @property
+    def in_bits(self) -> int:
+        return 8 * len(self.in_order[0])
+
+    @property
+    def out_bits(self) -> int:
+        return 8 * len(self.out_order[0])
+
+
+def byte_chunks(value: Value, order: Sequence[tuple[int, ...]]) -> list[Value]:
+    """The chunks of a standard-order value (byte 0 most significant) in a stream's order."""
+    count = len(value) // 8
+    parts = [value[8 * (count - 1 - b):8 * (count - b)] for b in range(count)]
+    return [Cat(*reversed([parts[b] for b in chunk])) for chunk in order]
 
 
 def share_names(port: str, shares: int) -> list[str]:
@@ -72,16 +105,20 @@ class MaskedPorts:
     list them; ``port_list`` and ``ports`` as interface.py's ``CoreInterface`` has them."""
 
     def __init__(self, *, block_bits: int, key_bits: int, shares: int, random_bits: int,
-                 decrypt_port: bool) -> None:
-        self.shares = shares
+                 decrypt_port: bool, stream: Stream | None = None) -> None:
+        self.shares, self.stream = shares, stream
+        if stream is not None:
+            key_bits = block_bits = stream.in_bits
+        out_bits = stream.out_bits if stream is not None else block_bits
         self.key = [Signal(key_bits, name=n) for n in share_names("key", shares)]
         self.in_block = [Signal(block_bits, name=n) for n in share_names("in_block", shares)]
         self.in_decrypt = Signal(name="in_decrypt") if decrypt_port else None
         self.in_valid = Signal(name="in_valid")
         self.in_ready = Signal(name="in_ready")
-        self.out_block = [Signal(block_bits, name=n) for n in share_names("out_block", shares)]
+        self.out_block = [Signal(out_bits, name=n) for n in share_names("out_block", shares)]
         self.out_valid = Signal(name="out_valid")
-        self.out_ready = Signal(name="out_ready")
+        # A streaming core's output has no back-pressure (Stream).
+        self.out_ready = Signal(name="out_ready") if stream is None else None
         self.rnd = Signal(random_bits, name="rnd") if random_bits else None
 
     def _flat(self) -> list[tuple[str, Signal]]:
@@ -91,7 +128,9 @@ class MaskedPorts:
             ports.append(("in", self.in_decrypt))
         ports += [("in", self.in_valid), ("out", self.in_ready)]
         ports += [("out", s) for s in self.out_block]
-        ports += [("out", self.out_valid), ("in", self.out_ready)]
+        ports.append(("out", self.out_valid))
+        if self.out_ready is not None:
+            ports.append(("in", self.out_ready))
         if self.rnd is not None:
             ports.append(("in", self.rnd))
         return ports
@@ -113,14 +152,19 @@ class MaskedDatapath(Elaboratable):
     Inputs: ``key`` and ``block_in`` (lists of shares), ``load`` (a block and its key are taken
     this clock), ``decrypt``, ``active``, ``segment``, ``round``, ``step``, ``last_round``,
     ``segment_end`` (as NarrowDatapath's), ``random`` (``random_bits`` fresh bits, every clock).
-    Output: ``block_out`` (shares; the result once the main segments have ended)."""
+    Output: ``block_out`` (shares; the result once the main segments have ended). A streaming
+    datapath (``stream``, see Stream) takes chunks on ``key``/``block_in`` (chunk 0 with
+    ``load``, the later ones in its own load clocks), gives chunks on ``block_out`` and drives
+    ``out_valid`` itself."""
 
     def __init__(self, *, shares: int, block_bits: int, key_bits: int, random_bits: int,
-                 width: int) -> None:
-        self.shares, self.width = shares, width
+                 width: int, stream: Stream | None = None) -> None:
+        self.shares, self.width, self.stream = shares, width, stream
         self.block_bits, self.key_bits, self.random_bits = block_bits, key_bits, random_bits
-        self.key = [Signal(key_bits, name=f"key_in_s{k}") for k in range(shares)]
-        self.block_in = [Signal(block_bits, name=f"block_in_s{k}") for k in range(shares)]
+        in_key, in_block = (stream.in_bits, stream.in_bits) if stream else (key_bits, block_bits)
+        out_bits = stream.out_bits if stream else block_bits
+        self.key = [Signal(in_key, name=f"key_in_s{k}") for k in range(shares)]
+        self.block_in = [Signal(in_block, name=f"block_in_s{k}") for k in range(shares)]
         self.load = Signal()
         self.decrypt = Signal()
         self.active = Signal()
@@ -129,7 +173,8 @@ class MaskedDatapath(Elaboratable):
         self.step = Signal(8)
         self.last_round = Signal()
         self.segment_end = Signal()
-        self.block_out = [Signal(block_bits, name=f"block_out_s{k}") for k in range(shares)]
+        self.block_out = [Signal(out_bits, name=f"block_out_s{k}") for k in range(shares)]
+        self.out_valid = Signal()   # a streaming datapath's output chunk is valid (Stream)
         self.random = Signal(max(random_bits, 1))
         self.key_schedule: Elaboratable | None = None
 
@@ -186,9 +231,15 @@ class MaskedController(NarrowController):
         has = {d: d in table.block_start for d in (False, True)}
         direction = Signal(init=int(not has[False]))
         want_dec = io.in_decrypt if io.in_decrypt is not None else Const(int(has[True]), 1)
-        m.d.comb += [io.in_ready.eq(~running & (~done | io.out_ready)), io.out_valid.eq(done)]
+        if io.out_ready is None:
+            # Streaming: the datapath gives its chunks in its own clocks, nobody waits.
+            m.d.comb += [io.in_ready.eq(~running), io.out_valid.eq(dp.out_valid)]
+            out_fire: Value = Const(0, 1)
+        else:
+            m.d.comb += [io.in_ready.eq(~running & (~done | io.out_ready)),
+                         io.out_valid.eq(done)]
+            out_fire = io.out_valid & io.out_ready
         in_fire = io.in_valid & io.in_ready
-        out_fire = io.out_valid & io.out_ready
 
         last_round, last_step, end_round = Signal(), Signal(), Signal()
         m.d.comb += [
@@ -248,7 +299,7 @@ class MaskedCore(Elaboratable):
         both = hw.options.has_encrypt and hw.options.has_decrypt
         self.io = MaskedPorts(block_bits=hw.block_bits, key_bits=self.shape.key_bits,
                               shares=self.share_count, random_bits=dp.random_bits,
-                              decrypt_port=both)
+                              decrypt_port=both, stream=dp.stream)
         # The manifest's structural facts are this core's (as NarrowCore does).
         setattr(hw, "describe", self.describe)
 
@@ -276,8 +327,14 @@ class MaskedCore(Elaboratable):
 
     def describe(self) -> dict[str, object]:
         n = self.share_count
+        stream = self.datapath.stream
         return {
             **self.datapath.describe(),
+            "io": "parallel" if stream is None else {
+                "chunk_bits": stream.in_bits, "in_order": [list(c) for c in stream.in_order],
+                "out_order": [list(c) for c in stream.out_order],
+                "protocol": "input chunk j on the j-th edge from the transfer's; out_valid for "
+                            "one chunk per clock, no out_ready"},
             "masking": {
                 "shares": n, "order": n - 1, "scheme": "DOM-indep" if n > 1 else "none",
                 "flaw": self.flaw,
@@ -379,34 +436,103 @@ class MaskedHarness(Elaboratable):
             bits[0] += width
             return random[start:start + width] if self.prng.bits else Const(0, width)
 
-        self._share(m, ports, "key", key, take)
-        self._share(m, ports, "in_block", io.inp.block, take)
+        key_shares = self._sharing(key, take)
+        block_shares = self._sharing(io.inp.block, take)
         if self.random_bits:
             m.d.comb += ports["rnd"].eq(take(self.random_bits))
         if inner.in_decrypt is not None:
             m.d.comb += ports["in_decrypt"].eq(io.inp.decrypt)
-        offer = io.inp.valid & have_key & ~key_fire
-        m.d.comb += [ports["in_valid"].eq(offer), io.inp.ready.eq(ports["in_ready"] & have_key
-                                                                   & ~key_fire)]
-        in_fire = io.inp.valid & io.inp.ready
         out_fire = io.out.valid & io.out.ready
+        # A parallel core holds its result until it is taken; a streaming core's last result is
+        # held here, so no block enters before it is taken.
+        free = Const(1, 1) if inner.stream is None else ~in_core | out_fire
+        m.d.comb += [
+            ports["in_valid"].eq(io.inp.valid & have_key & ~key_fire & free),
+            io.inp.ready.eq(ports["in_ready"] & have_key & ~key_fire & free),
+        ]
+        in_fire = io.inp.valid & io.inp.ready
         with m.If(in_fire):
             m.d.sync += in_core.eq(1)
         with m.Elif(out_fire):
             m.d.sync += in_core.eq(0)
-        m.d.comb += [
-            io.out.block.eq(xor_all([ports[n] for n in share_names("out_block", inner.shares)])),
-            io.out.valid.eq(ports["out_valid"]), ports["out_ready"].eq(io.out.ready),
-        ]
+        names = {port: share_names(port, inner.shares) for port in ("key", "in_block",
+                                                                     "out_block")}
+        if inner.stream is None:
+            m.d.comb += [ports[n].eq(v) for n, v in zip(names["key"], key_shares)]
+            m.d.comb += [ports[n].eq(v) for n, v in zip(names["in_block"], block_shares)]
+            m.d.comb += [
+                io.out.block.eq(xor_all([ports[n] for n in names["out_block"]])),
+                io.out.valid.eq(ports["out_valid"]), ports["out_ready"].eq(io.out.ready),
+            ]
+        else:
+            self._stream_in(m, ports, names, key_shares, block_shares, in_fire)
+            self._stream_out(m, ports, names["out_block"], out_fire)
         return m
 
-    def _share(self, m: Module, ports: dict[str, Signal], name: str, value: Value,
-               take: Any) -> None:
+    def _sharing(self, value: Value, take: Any) -> list[Value]:
         """Shares 0..d-1 of ``value`` from the PRNG, share d the value XOR them."""
-        names = share_names(name, self.inner.shares)
-        masks = [take(len(value)) for _ in names[:-1]]
-        m.d.comb += [ports[n].eq(mask) for n, mask in zip(names, masks)]
-        m.d.comb += ports[names[-1]].eq(xor_all([value, *masks]))
+        masks = [take(len(value)) for _ in range(self.inner.shares - 1)]
+        return [*masks, xor_all([value, *masks])]
+
+    def _stream_in(self, m: Module, ports: dict[str, Signal], names: dict[str, list[str]],
+                   key_shares: list[Value], block_shares: list[Value], in_fire: Value) -> None:
+        """A streaming core's input chunks: chunk 0 of this clock's fresh sharings on the
+        transfer's edge, the later chunks of the same sharings (kept here) on the next edges."""
+        stream = self.inner.stream
+        assert stream is not None
+        count = len(stream.in_order)
+        chunk = Signal(range(count + 1), name="in_chunk")   # 0: no chunk pending
+        with m.If(in_fire & (count > 1)):
+            m.d.sync += chunk.eq(1)
+        with m.Elif(chunk != 0):
+            m.d.sync += chunk.eq(Mux(chunk == count - 1, 0, chunk + 1))
+        for port, shares in (("key", key_shares), ("in_block", block_shares)):
+            for name, value in zip(names[port], shares):
+                kept = Signal(len(value), name=f"kept_{name}", reset_less=True)
+                with m.If(in_fire):
+                    m.d.sync += kept.eq(value)
+                fresh, later = byte_chunks(value, stream.in_order), byte_chunks(kept,
+                                                                                 stream.in_order)
+                selected: Value = fresh[0]
+                for j in range(1, count):
+                    selected = Mux(chunk == j, later[j], selected)
+                m.d.comb += ports[name].eq(selected)
+
+    def _stream_out(self, m: Module, ports: dict[str, Signal], names: list[str],
+                    out_fire: Value) -> None:
+        """A streaming core's output chunks collected (their shares XORed) into the common
+        output; the last chunk goes out in the clock it comes, and is kept if not taken."""
+        stream = self.inner.stream
+        assert stream is not None
+        count = len(stream.out_order)
+        chunk = Signal(range(count), name="out_chunk")
+        full = Signal(name="out_full")
+        buffer = [Signal(8, name=f"out_byte{b}", reset_less=True)
+                  for b in range(self.shape.block_bits // 8)]
+        live = xor_all([ports[n] for n in names])
+        live_bytes = [live[8 * (len(o) - 1 - i):8 * (len(o) - i)]
+                      for o in stream.out_order[:1] for i in range(len(o))]
+        valid = ports["out_valid"]
+        last = valid & (chunk == count - 1)
+        with m.If(valid):
+            m.d.sync += chunk.eq(Mux(chunk == count - 1, 0, chunk + 1))
+            for j, order in enumerate(stream.out_order):
+                with m.If(chunk == j):
+                    m.d.sync += [buffer[b].eq(live_bytes[i]) for i, b in enumerate(order)]
+        with m.If(last & ~out_fire):
+            m.d.sync += full.eq(1)
+        with m.Elif(out_fire):
+            m.d.sync += full.eq(0)
+        tail = dict(zip(stream.out_order[-1], live_bytes))
+        result = [Mux(full, buffer[b], tail[b]) if b in tail else buffer[b]
+                  for b in range(len(buffer))]
+        m.d.comb += [io_bytes.eq(v) for io_bytes, v in zip(self._out_bytes(), result)]
+        m.d.comb += self.io.out.valid.eq(full | last)
+
+    def _out_bytes(self) -> list[Value]:
+        block = self.io.out.block
+        count = len(block) // 8
+        return [block[8 * (count - 1 - b):8 * (count - b)] for b in range(count)]
 
     def _instance(self, ports: dict[str, Signal]) -> Instance:
         directions = {sig.name: d for d, sig in self.inner._flat()}

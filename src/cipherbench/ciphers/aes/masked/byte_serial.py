@@ -53,14 +53,13 @@ from __future__ import annotations
 
 from amaranth.hdl import Cat, Module, Mux, Signal, Value
 
-from ....arch.masked import (MaskedDatapath, feed_random, gadget_variant, one_hot_next,
-                             random_bits_of)
+from ....arch.masked import MaskedDatapath, Stream, feed_random, gadget_variant, random_bits_of
 from ....arch.narrow import Program, Segment
-from ....components.bytes import get_bytes
 from ....components.masked.tower import LATENCY, MaskedAesSbox
 from ...aes.narrow.common import MC, mix_column, rcon_of, row_mux
 
-ROUNDS_SEGMENT, FINAL_SEGMENT = "rounds", "final"
+LOAD_SEGMENT, ROUNDS_SEGMENT, FINAL_SEGMENT, UNLOAD_SEGMENT = "load", "rounds", "final", "unload"
+CHUNKS = 4          # a column of key and block in, a column of the result out, per clock
 PASS = 28           # clocks of rounds 1-9 (a multiple of 4: the rings' phase repeats)
 FINAL_PASS = 30     # clocks of round 10 with the final AddRoundKey
 T_FEED = 16         # t 16-19: T's bytes enter the S-box
@@ -70,14 +69,14 @@ OFFSETS = tuple((r - KEY_FIRST) % 4 for r in range(4))   # o_r: (2, 3, 0, 1)
 WRITE_AT = tuple((-r) % 4 for r in range(4))             # p_r: ShiftRows
 MIX_TAP = tuple((3 - o) % 4 for o in OFFSETS)            # q_r
 T_TAP = 1           # w3 of the source row is at position 1 when its byte enters the S-box
-RUN_CLOCKS = 9 * PASS + FINAL_PASS
+RUN_CLOCKS = 9 * PASS + FINAL_PASS   # the passes' clocks
 assert all((q - 1) % 4 == p for q, p in zip(MIX_TAP, WRITE_AT))
+# Input chunk j enters every row's tail; CHUNKS clocks later it is at position j, which must
+# hold column j + o_r. Output chunk j is every row's head, RUN_CLOCKS + j clocks into the passes.
+IN_ORDER = tuple(tuple(r + 4 * ((j + OFFSETS[r]) % 4) for r in range(4)) for j in range(CHUNKS))
+OUT_ORDER = tuple(tuple(r + 4 * ((RUN_CLOCKS + j + OFFSETS[r]) % 4) for r in range(4))
+                  for j in range(CHUNKS))
 assert all((3 - (T_FEED + 3 - r) - OFFSETS[(r + 1) % 4]) % 4 == T_TAP for r in range(4))
-
-
-def column_at(r: int, position: int, clocks: int) -> int:
-    """The column position ``position`` of row ``r`` holds ``clocks`` rotations after the load."""
-    return (position + clocks + OFFSETS[r]) % 4
 
 
 def ring(name: str, share: int) -> list[list[Signal]]:
@@ -108,11 +107,14 @@ class AesMaskedByteSerial(MaskedDatapath):
         self.sbox = MaskedAesSbox("encrypt", shares, **gadget_variant(flaw))
         assert LATENCY == 7
         super().__init__(shares=shares, block_bits=128, key_bits=128, width=8,
-                         random_bits=random_bits_of([self.sbox]))
+                         random_bits=random_bits_of([self.sbox]),
+                         stream=Stream(IN_ORDER, OUT_ORDER))
 
     def programs(self) -> dict[bool, Program]:
-        return {False: Program(main=(Segment(ROUNDS_SEGMENT, {128: 9}, PASS),
-                                     Segment(FINAL_SEGMENT, {128: 1}, FINAL_PASS)))}
+        return {False: Program(main=(Segment(LOAD_SEGMENT, {128: 1}, CHUNKS - 1),
+                                     Segment(ROUNDS_SEGMENT, {128: 9}, PASS),
+                                     Segment(FINAL_SEGMENT, {128: 1}, FINAL_PASS),
+                                     Segment(UNLOAD_SEGMENT, {128: 1}, CHUNKS)))}
 
     def sbox_evaluations(self) -> int:
         return 10 * (16 + 4)
@@ -136,7 +138,8 @@ class AesMaskedByteSerial(MaskedDatapath):
         rows = [_RowControl(r) for r in range(4)]
         mix, t_feed, last_pass = Signal(), Signal(), Signal()
         self._decode(m, t, rows, mix, t_feed, last_pass)
-        running = self.active
+        loading = self.load | self.running(LOAD_SEGMENT)
+        m.d.comb += self.out_valid.eq(self.running(UNLOAD_SEGMENT))
 
         # The S-box input: state ^ key of the row being read, or a byte of w3 for T.
         read_row = Signal(2)
@@ -157,32 +160,31 @@ class AesMaskedByteSerial(MaskedDatapath):
         rcon = rcon_of(m, step)
         for k in range(n):
             mixed = mix_column([data[k][r][MIX_TAP[r]] for r in range(4)], MC)
-            block, key_in = get_bytes(self.block_in[k]), get_bytes(self.key[k])
+            block, key_in = self._chunk_rows(self.block_in[k]), self._chunk_rows(self.key[k])
             for r, ctl in enumerate(rows):
                 t_byte = outs[k] ^ (rcon if k == 0 and r == 0 else 0)
                 new_key = key[k][r][0] ^ Mux(ctl.chain_first, t_byte, key[k][r][3])
+                # Where a computed byte replaces the neighbour a position takes.
                 state_in = {WRITE_AT[r]: [(ctl.write, outs[k]), (mix, mixed[r])]}
-                state_in.setdefault(3, []).append((ctl.final, data[k][r][0] ^ new_key))
+                state_in.setdefault(3, []).extend([(ctl.final, data[k][r][0] ^ new_key),
+                                                   (loading, block[r])])
                 for q in range(4):
-                    loaded = block[r + 4 * column_at(r, q, 0)]
                     moved = data[k][r][(q + 1) % 4]
-                    # A computed byte where this clock writes one, else the neighbour.
                     for condition, value in state_in.get(q, []):
                         moved = Mux(condition, value, moved)
-                    m.d.sync += data[k][r][q].eq(one_hot_next(
-                        data[k][r][q], [(self.load, loaded), (~self.load & running, moved)]))
-                    key_moved = key[k][r][(q + 1) % 4] if q < 3 else Mux(ctl.chain, new_key,
-                                                                          key[k][r][0])
-                    m.d.sync += key[k][r][q].eq(Mux(self.load, key_in[r + 4 * column_at(r, q, 0)],
-                                                    key_moved))
-            m.d.comb += self.block_out[k].eq(Cat(*reversed([
-                data[k][b % 4][self._final_position(b % 4, b // 4)] for b in range(16)])))
+                    m.d.sync += data[k][r][q].eq(moved)
+                    key_moved = key[k][r][(q + 1) % 4]
+                    if q == 3:
+                        key_moved = Mux(loading, key_in[r],
+                                        Mux(ctl.chain, new_key, key[k][r][0]))
+                    m.d.sync += key[k][r][q].eq(key_moved)
+            m.d.comb += self.block_out[k].eq(Cat(*reversed([data[k][r][0] for r in range(4)])))
         return m
 
     @staticmethod
-    def _final_position(r: int, column: int) -> int:
-        """Where row ``r`` holds ``column`` when the block is done (RUN_CLOCKS rotations)."""
-        return next(q for q in range(4) if column_at(r, q, RUN_CLOCKS) == column)
+    def _chunk_rows(chunk: Value) -> list[Value]:
+        """Rows 0..3 of a chunk (row 0 the most significant byte)."""
+        return [chunk[8 * (3 - r):8 * (4 - r)] for r in range(4)]
 
     def _decode(self, m: Module, t: Value, rows: list[_RowControl], mix: Signal,
                 t_feed: Signal, last_pass: Signal) -> None:
