@@ -48,7 +48,8 @@ EXAMPLES = ("aes-128/iterative", "aes/iterative", "aes-256/iterative:ops=encrypt
 # an entry for a package that is gone, fails the check.
 PACKAGES = {
     "arch": "architecture generators, generic over ciphers: iterative, unrolled, pipelined, "
-            "narrow; round-key memories (stored, loaded) and key tables",
+            "narrow, masked (with its harness); round-key memories (stored, loaded) and key "
+            "tables",
     "ciphers": "one folder per cipher: reference model, hardware description, parameters, "
                "vector sets (CipherInfo)",
     "components": "S-boxes (table, shared-inverse, composite field), GF(2^8), adders, "
