@@ -6,7 +6,7 @@ core holding two shares of one value.
 
 Default suite: the smallest core of each family that is quick to build (PRESENT-80 round-based,
 the 8-bit AES), the harness's PRNG stuck at zero, the checks shown to fail. Marked slow: the
-64- and 128-bit AES, GIFT, three shares, the broken variants and the other seeds.
+64- and 128-bit AES, GIFT, SM4, three shares, the broken variants and the other seeds.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ CYCLES = {
     "aes-128/masked": (3 + 9 * 28 + 30 + 4, 3 + 9 * 28 + 30 + 4 + 1, 18),
     "aes-128/masked:width=64": (1 + 2 + 10 * 8 + 1, 1 + 2 + 10 * 8 + 1, 8 * 18),
     "aes-128/masked:width=128": (1 + 1 + 10 * 7 + 1, 1 + 1 + 10 * 7 + 1, 16 * 18),
+    # SM4: the load clock, 32 rounds of 8 (the S-box's 7 and one for the round key), 7 clocks
+    # for the last round's T.
+    "sm4/masked": (1 + 32 * 8 + 7, 1 + 32 * 8 + 7, 4 * 18),
 }
 DEFAULT = ("present-80/masked", "aes-128/masked")
 SLOW = tuple(d for d in CYCLES if d not in DEFAULT)
@@ -59,7 +62,8 @@ def passed_sets(report: VerifyReport) -> set[str]:
 
 def test_masked_is_offered_only_to_ciphers_that_declare_it() -> None:
     listed = {(d.cipher, d.arch) for d in all_designs()}
-    assert {("aes", "masked"), ("present", "masked"), ("gift", "masked")} <= listed
+    assert {("aes", "masked"), ("present", "masked"), ("gift", "masked"),
+            ("sm4", "masked")} <= listed
     assert ("des", "masked") not in listed
     with pytest.raises(CipherbenchError, match="des has no masked architecture; valid: "
                                                "iterative, unrolled, pipelined, narrow"):
@@ -134,6 +138,8 @@ def _check_core(design: str) -> None:
     expected = {"random-vs-model", "new key every block, not drained", "constant time"}
     if spec.cipher == "aes":
         expected |= {"fips-197", "ECBGFSbox128", "random-vs-oracle"}
+    if spec.cipher == "sm4":
+        expected |= {"random-vs-oracle"}
     assert expected <= passed_sets(report)
 
 
@@ -196,6 +202,7 @@ def test_a_wrong_core_fails_verification(tmp_path: Path,
     pytest.param("aes-128/masked:flaw=register", marks=pytest.mark.slow),
     pytest.param("aes-128/masked:flaw=reuse", marks=pytest.mark.slow),
     pytest.param("gift/masked:flaw=reuse", marks=pytest.mark.slow),
+    pytest.param("sm4/masked:flaw=register", marks=pytest.mark.slow),
     pytest.param("aes-128/masked:width=64,flaw=register", marks=pytest.mark.slow),
 ])
 def test_the_broken_variants_compute_correctly(design: str) -> None:
@@ -209,6 +216,7 @@ def test_the_broken_variants_compute_correctly(design: str) -> None:
     pytest.param("aes-128/masked:shares=3", marks=pytest.mark.slow),
     pytest.param("aes-128/masked:width=64,shares=3", marks=pytest.mark.slow),
     pytest.param("gift/masked:shares=3", marks=pytest.mark.slow),
+    pytest.param("sm4/masked:shares=3", marks=pytest.mark.slow),
 ])
 def test_other_share_counts_verify(design: str) -> None:
     report = verify(design)
@@ -217,7 +225,8 @@ def test_other_share_counts_verify(design: str) -> None:
 
 @pytest.mark.parametrize("design", ["present-80/masked",
                                     pytest.param("aes-128/masked", marks=pytest.mark.slow),
-                                    pytest.param("gift/masked", marks=pytest.mark.slow)])
+                                    pytest.param("gift/masked", marks=pytest.mark.slow),
+                                    pytest.param("sm4/masked", marks=pytest.mark.slow)])
 def test_no_cone_of_a_core_holds_two_shares_of_one_value(design: str, tmp_path: Path) -> None:
     """Every register names the share it holds (``<value>_s<k>``, the gadgets' DOM terms
     ``<mul>_c<i><j>``); following each combinational cone back to registers and inputs finds
