@@ -12,9 +12,10 @@ the 8-bit AES), the harness's PRNG stuck at zero, the checks shown to fail. Mark
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Fragment, Module, Signal
 from amaranth.sim import Simulator as AmaranthSimulator
 from maskedbench import meeting_shares
 
@@ -55,6 +56,14 @@ def verify(design: str, folder: Path | None = None, **counts: int) -> VerifyRepo
     return verify_design(spec, folder if folder is not None else ensure_design(spec), **settings)
 
 
+def built(design: str) -> tuple[MaskedCore, dict[str, Any]]:
+    """The core of a design and its manifest facts, elaborated (as generation would)."""
+    core, _shape, facts = build_core(parse(design))
+    assert isinstance(core, MaskedCore)
+    Fragment.get(core, None)
+    return core, facts
+
+
 def passed_sets(report: VerifyReport) -> set[str]:
     return {s.name.split(" (")[0].split(":")[0] for s in report.sets
             if s.failed == 0 and s.passed}
@@ -78,8 +87,7 @@ def test_masked_is_offered_only_to_ciphers_that_declare_it() -> None:
 
 def test_ports_are_shares_and_randomness() -> None:
     """The key, the block and the result only ever as shares, on ports of their own."""
-    core, _shape, described = build_core(parse("present-80/masked:shares=3"))
-    assert isinstance(core, MaskedCore)
+    core, described = built("present-80/masked:shares=3")
     ports = {p["name"]: (p["dir"], p["width"]) for p in core.io.ports()}
     assert ports == {
         "clk": ("in", 1), "rst": ("in", 1),
@@ -96,13 +104,13 @@ def test_ports_are_shares_and_randomness() -> None:
         "bits_used_per_block": 24 * 31 * 17}
     assert described["masking"]["share_ports"]["key"] == ["key_s0", "key_s1", "key_s2"]
     # Unmasked: the same structure, no randomness port.
-    unmasked, _shape, facts = build_core(parse("present-80/masked:shares=1"))
+    unmasked, facts = built("present-80/masked:shares=1")
     assert "rnd" not in {p["name"] for p in unmasked.io.ports()}
     assert facts["randomness"]["bits_per_block"] == 0
 
 
 def test_the_streaming_core_takes_and_gives_columns() -> None:
-    core, _shape, described = build_core(parse("aes-128/masked"))
+    core, described = built("aes-128/masked")
     ports = {p["name"]: p["width"] for p in core.io.ports()}
     assert ports["key_s0"] == ports["in_block_s1"] == ports["out_block_s0"] == 32
     assert "out_ready" not in ports
