@@ -38,10 +38,12 @@ One round is a 28-clock pass (step t; 28 keeps the rings' phase the same in ever
              clocks (rows 1 and 0 finish in the first clocks of the next pass, before they are
              read)
 
-The first pass reads K_0, the loaded key. The last pass (t 0-29) has no MixColumns; while key row
-r walks to K_10 (t 26 - r .. 29 - r), state row r takes its head XOR K_10's new byte at its tail
-(the final AddRoundKey, as the key bytes are made). A block takes the load clock, 9 x 28 and 30:
-283 clocks.
+The first pass reads K_0, the loaded key. The last pass (t 0-29) has no MixColumns and ends when
+key row 0 has walked to K_10. The final AddRoundKey is in the output: the result chunks are the
+heads of the state rows XOR the heads of the key rows (share by share; the rings turn together,
+so the heads hold the same column), which costs the output's 32 XORs per share instead of a
+computed input at every state row's tail. A block takes 3 load clocks, 9 x 28 + 30 clocks and 4
+output clocks: the last chunk leaves 289 clocks after the transfer.
 
 Why the S-box takes state ^ key straight from the rings: its first stage is a share-wise linear
 map into a register (t), so the XOR of domain-i registers stays in domain i until that register.
@@ -61,7 +63,7 @@ from ...aes.narrow.common import MC, mix_column, rcon_of, row_mux
 LOAD_SEGMENT, ROUNDS_SEGMENT, FINAL_SEGMENT, UNLOAD_SEGMENT = "load", "rounds", "final", "unload"
 CHUNKS = 4          # a column of key and block in, a column of the result out, per clock
 PASS = 28           # clocks of rounds 1-9 (a multiple of 4: the rings' phase repeats)
-FINAL_PASS = 30     # clocks of round 10 with the final AddRoundKey
+FINAL_PASS = 30     # clocks of round 10 and K_10's chain
 T_FEED = 16         # t 16-19: T's bytes enter the S-box
 MIX = 23            # t 23-26: MixColumns
 KEY_FIRST = 26      # key row r starts its chain at 26 - r
@@ -95,7 +97,6 @@ class _RowControl:
 
     def __init__(self, r: int) -> None:
         self.write = Signal(name=f"write{r}")      # state p_r <- the S-box output
-        self.final = Signal(name=f"final{r}")      # state tail <- head ^ the new key byte
         self.chain = Signal(name=f"chain{r}")      # key tail <- head ^ (T or its tail)
         self.chain_first = Signal(name=f"chain_first{r}")  # ... T (this clock's S-box output)
 
@@ -166,8 +167,7 @@ class AesMaskedByteSerial(MaskedDatapath):
                 new_key = key[k][r][0] ^ Mux(ctl.chain_first, t_byte, key[k][r][3])
                 # Where a computed byte replaces the neighbour a position takes.
                 state_in = {WRITE_AT[r]: [(ctl.write, outs[k]), (mix, mixed[r])]}
-                state_in.setdefault(3, []).extend([(ctl.final, data[k][r][0] ^ new_key),
-                                                   (loading, block[r])])
+                state_in.setdefault(3, []).append((loading, block[r]))
                 for q in range(4):
                     moved = data[k][r][(q + 1) % 4]
                     for condition, value in state_in.get(q, []):
@@ -178,7 +178,9 @@ class AesMaskedByteSerial(MaskedDatapath):
                         key_moved = Mux(loading, key_in[r],
                                         Mux(ctl.chain, new_key, key[k][r][0]))
                     m.d.sync += key[k][r][q].eq(key_moved)
-            m.d.comb += self.block_out[k].eq(Cat(*reversed([data[k][r][0] for r in range(4)])))
+            # The final AddRoundKey: state head ^ K_10 head (the same column), share by share.
+            m.d.comb += self.block_out[k].eq(Cat(*reversed([data[k][r][0] ^ key[k][r][0]
+                                                            for r in range(4)])))
         return m
 
     @staticmethod
@@ -206,5 +208,4 @@ class AesMaskedByteSerial(MaskedDatapath):
                 ctl.chain_first.eq(active & (t == start)),
                 ctl.chain.eq(rounds & within | final & whole
                              | (carry & in_window(t, 0, overflow) if overflow >= 0 else 0)),
-                ctl.final.eq(final & whole),
             ]
