@@ -140,9 +140,9 @@ ARCHITECTURES: dict[str, ArchInfo] = {
         params={
             "width": Param(("8", "32", "64", "128"), "8",
                            "datapath bits per clock (AES: 8 = one masked S-box shared with the "
-                           "key schedule, 32/64 = one/two columns and four/eight, 128 = the "
-                           "round; PRESENT 64, GIFT 128: the round-based cores); each cipher "
-                           "names its widths"),
+                           "key schedule, 64/128 = two/four columns through eight/sixteen; "
+                           "PRESENT 64, GIFT 128: the round-based cores; SM4 32: one word "
+                           "through four); each cipher names its widths"),
             "shares": Param(("2", "3", "1"), "2",
                             "d+1 shares for protection order d; 1 = the same structure "
                             "unmasked (no randomness), for the cost of masking"),
