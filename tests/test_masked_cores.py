@@ -219,7 +219,8 @@ def test_the_broken_variants_compute_correctly(design: str) -> None:
 
 
 @pytest.mark.parametrize("design", [
-    "present-80/masked:shares=1", "present-80/masked:shares=3",
+    "present-80/masked:shares=1",
+    pytest.param("present-80/masked:shares=3", marks=pytest.mark.slow),
     pytest.param("aes-128/masked:shares=1", marks=pytest.mark.slow),
     pytest.param("aes-128/masked:shares=3", marks=pytest.mark.slow),
     pytest.param("aes-128/masked:width=64,shares=3", marks=pytest.mark.slow),
