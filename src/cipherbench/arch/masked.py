@@ -12,7 +12,9 @@ The generic part is what every masked core shares, whatever the cipher:
   freshly shared key with every block and keeps nothing of it afterwards (its key register ends a
   block at the last round key), as the published compact masked AES cores do; re-sharing the key
   per block also means the key's shares in the core never stay the same across blocks. The
-  output channel is ``out_valid``/``out_ready`` as in the common interface.
+  output channel is ``out_valid``/``out_ready`` as in the common interface; a streaming core
+  (``Stream``) takes and gives chunks instead, one per clock, and its output has no
+  ``out_ready``.
 - **Control** (``MaskedController``): the narrow architecture's (segment, round, step)
   counters (arch/narrow.py), driven by the one input channel: a block (with its key) is loaded on
   its transfer, the cipher's ``main`` segments compute it, ``out_valid`` rises when they end.
