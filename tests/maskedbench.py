@@ -152,8 +152,11 @@ def meeting_shares(top: Any, ports: Sequence[Any], tmp: Path,
     il = tmp / "gadget.il"
     il.write_text(to_rtlil(top, list(ports), "gadget"))
     netlist = tmp / "gadget.json"
+    # simplemap: word-level cells to one cell per bit, so a bit's cone holds the bits it reads,
+    # not every bit of a wide XOR (a core's 64-bit AddRoundKey).
     run_yosys_script("\n".join([f"read_rtlil {il}", "hierarchy -top gadget", "proc", "flatten",
-                                "opt_clean", f"write_json {netlist}"]), tmp / "cones.log")
+                                "simplemap", "opt_clean", f"write_json {netlist}"]),
+                     tmp / "cones.log")
     module = json.loads(netlist.read_text())["modules"]["gadget"]
     names: dict[int, tuple[str, int]] = {}
     for name, net in module["netnames"].items():
@@ -167,7 +170,8 @@ def meeting_shares(top: Any, ports: Sequence[Any], tmp: Path,
     sinks: list[tuple[str, list[int]]] = []
     for cell_name, cell in module["cells"].items():
         conns, dirs = cell["connections"], cell.get("port_directions", {})
-        if cell["type"] in ("$dff", "$adff", "$sdff", "$dffe"):
+        if cell["type"] in ("$dff", "$adff", "$sdff", "$dffe") or cell["type"].startswith(
+                ("$_DFF", "$_SDFF")):
             for q in conns["Q"]:
                 if isinstance(q, int):
                     held = names.get(q)
