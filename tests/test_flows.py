@@ -177,10 +177,10 @@ def test_pip_installed_tools_are_found_without_the_venv_on_path(
         assert version.startswith(f"yowasp-nextpnr-{family} ")
 
 
-def test_registry_lists_four_flows() -> None:
-    assert set(FLOWS) == {"generic", "asic", "fpga", "layout"}
+def test_registry_lists_five_flows() -> None:
+    assert set(FLOWS) == {"generic", "asic", "fpga", "layout", "desync"}
     with pytest.raises(CipherbenchError,
-                       match="unknown flow 'vivado'; valid: generic, asic, fpga, layout"):
+                       match="unknown flow 'vivado'; valid: generic, asic, fpga, layout, desync"):
         get_flow("vivado")
 
 

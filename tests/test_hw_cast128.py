@@ -153,7 +153,7 @@ def test_unit_types_fold_where_one_round_count_fixes_them() -> None:
 
 
 @pytest.mark.parametrize("design, match", [
-    ("cast128/unrolled", "valid: narrow, iterative, pipelined"),
+    ("cast128/unrolled", "valid: iterative, pipelined, narrow"),
     ("cast128/iterative:keys=fly", "loaded"),
     ("cast128/pipelined:keys=stored", "loaded"),
     ("cast128/pipelined:inner=1", "inner must be 0..0"),

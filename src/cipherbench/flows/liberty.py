@@ -20,7 +20,7 @@ from itertools import product
 from pathlib import Path
 
 from ..errors import CipherbenchError
-from .libraries import DEFAULT_KIT, KITS, is_kit, kit_liberty
+from .libraries import DEFAULT_KIT, KITS, is_kit, kit_liberty, kit_named_by_path
 
 ENV_LIBERTY = "CIPHERBENCH_LIBERTY"
 ENV_CACHE = "CIPHERBENCH_CACHE"
@@ -149,7 +149,8 @@ def resolve_liberty(value: str | os.PathLike[str]) -> Path:
     if not path.is_file():
         raise CipherbenchError(f"Liberty file {path} not found: give an existing .lib or .lib.gz "
                                f"path, or a built-in library ({', '.join(KITS)})")
-    return path
+    kit = kit_named_by_path(path)
+    return kit_liberty(kit) if kit is not None else path
 
 
 def cache_dir() -> Path:

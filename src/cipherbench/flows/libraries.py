@@ -80,6 +80,19 @@ def kit_liberty(name: str) -> Path:
     return patched_liberty(liberty, lef)
 
 
+def kit_named_by_path(path: Path) -> str | None:
+    """The built-in kit whose Debian Liberty file ``path`` is, so a kit given by its path is
+    read (patched) and deduplicated like the kit given by its name."""
+    try:
+        real = path.resolve()
+    except OSError:
+        return None
+    for kit in KITS.values():
+        if real.parent == kit.folder().resolve() and real.suffix == ".lib":
+            return kit.name
+    return None
+
+
 _RE_LEF_SIZE = re.compile(r"^MACRO\s+(\S+)\s*$.*?^\s*SIZE\s+([0-9.]+)\s+BY\s+([0-9.]+)",
                           re.MULTILINE | re.DOTALL)
 
