@@ -65,7 +65,9 @@ def _sync(design: str, *, mhz: float, latency: int, ii: int, power: float, half:
     measurements = {"area_um2": 50_000.0, "fmax_mhz": mhz, "critical_path_ns": 1000.0 / mhz,
                     "power_mw": power, "power_half_mw": half, "power_leakage_mw": leakage,
                     "power_clock_mhz": mhz}
-    settings = {"goal": goal, "liberty_name": library, "sequential": sequential}
+    # as the asic flow stores them: the ends of synthesis have no delay target
+    settings = {"goal": goal, "liberty_name": library, "sequential": sequential,
+                "delay_ps": None, "grade_position": None}
     suffix = ":latch" if sequential == "latch" else ""
     return _row(design, f"asic:{library}:{goal}{suffix}", settings, measurements, latency, ii,
                 block_bits, key)
@@ -300,6 +302,15 @@ def test_idle_power_both_ways() -> None:
     assert "des/iterative (latch, register) keeps drawing 75 %" in judged.why
     judged = _verdict("idle", _rows(sync_iterative={"half": 5.2}))  # the sync idle half at 4 %
     assert judged.verdict == "does not hold" and "no clock tree" in judged.why
+
+
+def test_a_speed_grade_is_not_the_synchronous_core_it_came_from() -> None:
+    graded = _rows()
+    for row in graded:
+        if row.target_kind == "asic":
+            row.settings["delay_ps"] = 3000  # a grade between the ends (NSA section 3.2)
+    assert papa_async.sync_rows(graded, OSU) == []
+    assert len(papa_async.sync_rows(_rows(), OSU)) == 2
 
 
 def test_findings_name_the_missing_rows() -> None:
