@@ -248,9 +248,19 @@ def test_most_efficient_des_is_asynchronous_both_ways() -> None:
     assert judged.verdict == "does not hold"
     # the reason measured: PO(F)'s cycle against its synchronous critical path, and against the
     # synchronous core it came from (25.6 / 16 Gbps = 1.6x the throughput at 2x the power)
+    assert judged.why.startswith("PO(F) des/pipelined (flipflop, stage): its handshake cycle")
     assert "2.5 ns against its synchronous netlist's critical path of 2.00 ns (1.25x" in (
         judged.why.replace("2.50", "2.5"))
     assert "1.6x the throughput at 2x the power" in judged.why
+
+
+def test_a_core_that_is_none_of_the_seed_s_is_named_by_itself() -> None:
+    # an iterative core with one controller per stage, at 0.5 mW: 1,333 Gbps/W, the best
+    other = _desync("des/iterative", "flipflop", "stage", cycle_ns=6.0, ii=16,
+                    latency_cycles=16, power=0.5, half_idle=0.26, sync_cp=2.5)
+    judged = _verdict("efficient", [*_rows(), other])
+    assert judged.figures.startswith("best asynchronous des/iterative (flipflop, stage): 1,333")
+    assert judged.why.startswith("des/iterative (flipflop, stage): its handshake cycle")
 
 
 def test_po_f_over_the_best_synchronous_both_ways() -> None:
@@ -295,7 +305,7 @@ def test_ao_and_fgp_control_bound_both_ways() -> None:
 def test_idle_power_both_ways() -> None:
     judged = _verdict("idle", _rows())
     assert judged.verdict == "holds"
-    assert "des/iterative (latch, register) 2 %" in judged.figures  # 2 x 2.05 / 4 - 1 = 2.5 %
+    assert "des/iterative (latch, register) 2.5 %" in judged.figures  # 2 x 2.05 / 4 - 1
     assert "des/iterative @ asic:osu018_stdcells:area 60 %" in judged.figures  # 2 x 8 / 10 - 1
     judged = _verdict("idle", _rows(AO={"half_idle": 3.5}))  # the idle half at 75 %
     assert judged.verdict == "does not hold"

@@ -538,7 +538,17 @@ def _gbps(mbps: float | None) -> str:
 
 
 def _pct(share: float | None) -> str:
-    return f"{100.0 * share:.0f} %" if share is not None else MISSING
+    """A share in percent: whole percents, one decimal below 10 % (an idle core's 0.3 %)."""
+    if share is None:
+        return MISSING
+    percent = 100.0 * share
+    return f"{percent:.1f} %" if abs(percent) < 10 else f"{percent:.0f} %"
+
+
+def _named(row: AsyncRow) -> str:
+    """A core by the seed's design it stands for, when it stands for one, and its own."""
+    design = row.seed_design
+    return f"{design.label} {row.label}" if design else row.label
 
 
 def _missing(library: str, *needs: tuple[bool, str]) -> str:
@@ -557,7 +567,7 @@ def _best(rows: Sequence[Any], key: Callable[[Any], float | None]) -> Any:
 
 
 def _async_text(row: AsyncRow) -> str:
-    return (f"{row.seed_label} {row.label}: {fmt(row.efficiency)} Gbps/W "
+    return (f"{_named(row)}: {fmt(row.efficiency)} Gbps/W "
             f"({_gbps(row.throughput_mbps)}, {fmt(row.power_mw)} mW)")
 
 
@@ -583,7 +593,7 @@ def _against_source(row: AsyncRow, syncs: Sequence[SyncRow]) -> str:
             parts.append(f"against the synchronous core it came from ({source.label}, at its "
                          f"fmax) it streams {same_node.ratio_text(thr)}x the throughput at "
                          f"{same_node.ratio_text(power)}x the power")
-    return f"{row.seed_label} {row.result.design}: " + "; ".join(parts) if parts else ""
+    return f"{_named(row)}: " + "; ".join(parts) if parts else ""
 
 
 def _efficiency_pair(results: Sequence[Result], library: str, only: str | None
@@ -678,7 +688,7 @@ def judge_latch(results: Sequence[Result], library: str) -> list[Judged]:
 def _bound_text(row: AsyncRow, po: AsyncRow, syncs: Sequence[SyncRow]) -> str:
     source = counterpart(row, syncs)
     against = _ratio(row.throughput_mbps, source.throughput_mbps if source else None)
-    return (f"{row.seed_label} {row.label} {_gbps(row.throughput_mbps)} = "
+    return (f"{_named(row)} {_gbps(row.throughput_mbps)} = "
             f"{same_node.ratio_text(_ratio(row.throughput_mbps, po.throughput_mbps))} of PO's, "
             f"control and delays {_pct(row.control_share)} of its "
             f"{fmt(row.m('cycle_ns'))} ns cycle"
