@@ -27,9 +27,13 @@ FAST: tuple[str, ...] = (
     "test_models.py", "test_model_*.py", "test_aes_model.py", "test_vectors.py",
     # units: components, the harness on toy cores, metrics, digests, equivalence of components
     "test_components.py", "test_aes_sbox.py", "test_sim.py", "test_metrics.py", "test_digest.py",
-    "test_analysis.py", "test_leakage_*.py",
+    "test_analysis.py", "test_leakage_*.py", "test_masked_sbox4.py",
     # specs, generation, the docs generated from the registries
     "test_spec.py", "test_docs.py", "test_aes_hw.py::test_manifest_has_the_stable_fields",
+    "test_masked_cores.py::test_masked_is_offered_only_to_ciphers_that_declare_it",
+    "test_masked_cores.py::test_ports_are_shares_and_randomness",
+    "test_masked_cores.py::test_the_streaming_core_takes_and_gives_columns",
+    "test_masked_cores.py::test_the_harness_prng",
     # stores, studies (planning), reports and the published figures
     "test_store.py", "test_store_migrations.py", "test_store_transfer.py", "test_studies.py",
     "test_report.py", "test_report_*.py", "test_published.py", "test_nsa_results.py",
@@ -38,6 +42,7 @@ FAST: tuple[str, ...] = (
     "test_differential.py::test_cores_agree_with_an_independent_oracle[des/pipelined]",
     "test_differential.py::test_cores_agree_with_an_independent_oracle[aes-128/unrolled:k=2]",
     "test_differential.py::test_cores_agree_with_an_independent_oracle[misty1/narrow]",
+    "test_differential.py::test_cores_agree_with_an_independent_oracle[aes-128/masked]",
     "test_differential.py::test_the_short_run_covers_every_cipher_with_hardware",
 )
 

@@ -48,6 +48,8 @@ def _counter_folder(root: Path) -> Path:
 
 
 def _desync_counter(root: Path, storage: str) -> tuple[Path, dict, object]:
+    """The counter's folder, its de-synchronized netlist (``built``, with the synchronous
+    mapped netlist it came from under "sync"), and the library."""
     from cipherbench.flows.asic import AsicFlow
     from cipherbench.flows.desync.flow import desynchronize, effective
 
@@ -56,16 +58,17 @@ def _desync_counter(root: Path, storage: str) -> tuple[Path, dict, object]:
     library = load_liberty("osu018")
     built = desynchronize("ctr", "clk", Path(sync.artifacts["mapped"]), library,
                           effective({"storage": storage}), root, find_command("sta"))
+    built["sync"] = Path(sync.artifacts["mapped"])
     return folder, built, library
 
 
 def _run_tokens(folder: Path, built: dict, library: object, work: Path,
-                rows: list[tuple[int, int]]) -> tuple[list[str], list[str]]:
+                rows: list[tuple[int, int]], environment: str = "reactive") -> tuple[list[str], list[str]]:
     """Drive the environment testbench with (rst, en) per cycle; the de-synchronized core's
     q per cycle, and the synchronous RTL's."""
-    from cipherbench.flows.desync.replay import (compile_reference, read_replay, run_reference,
-                                                 testbench_verilog)
-    from cipherbench.flows.desync.timed_sim import compile_timed, run_timed
+    from cipherbench.flows.desync.replay import (TimedSession, compile_reference, read_replay,
+                                                 run_reference, testbench_verilog)
+    from cipherbench.flows.desync.timed_sim import compile_timed
 
     assembled = built["assembled"]
     assert list(assembled.data_inputs) == ["rst", "en"] and assembled.data_outputs == {"q": 4}
@@ -77,26 +80,33 @@ def _run_tokens(folder: Path, built: dict, library: object, work: Path,
     stim = work / "stim.hex"
     stim.write_text("".join(f"{(rst << 1) | en:x}\n" for rst, en in rows))
     out = work / "out.txt"
-    log = run_timed(vvp, [f"+stim={stim}", f"+out={out}", f"+cycles={len(rows)}"], work, "t")
-    got = [row["q"] for row in read_replay(out, assembled.data_outputs, log).outputs]
-    reference = compile_reference(folder, json.loads((folder / "manifest.json").read_text()),
-                                  assembled.data_inputs, assembled.data_outputs, work)
+    session = TimedSession(vvp, work, work / "t.vcd")
+    try:
+        answer = session.run(stim, out, len(rows), -1, 0, (-1, -1), environment)
+    finally:
+        session.close()
+    got = [row["q"] for row in read_replay(out, assembled.data_outputs, answer).outputs]
+    reference = compile_reference(library, built["sync"], "ctr", "clk", assembled.data_inputs,
+                                  assembled.data_outputs, work)
     expected = work / "expected.txt"
     ref_log = run_reference(reference, stim, expected, len(rows), work)
     want = [row["q"] for row in read_replay(expected, assembled.data_outputs, ref_log).outputs]
     return got, want
 
 
-@pytest.mark.parametrize("storage", ["latch", "flipflop"])
-def test_a_register_pair_ring_counts_under_its_controllers(storage: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("storage,environment", [("latch", "reactive"), ("flipflop", "reactive"),
+                                                 ("latch", "stream")])
+def test_a_register_pair_ring_counts_under_its_controllers(storage: str, environment: str,
+                                                            tmp_path: Path) -> None:
     """A counter's register feeds itself: de-synchronized, its master and slave banks are a
     ring of two, which the simple Muller controller deadlocks on (test_desync_blocks.py) and
     the decoupled controller runs. Two reset tokens, then 20 counting, 3 holding, 5 counting:
-    every token must show the synchronous counter's value."""
+    every token must show the synchronous counter's value, whether the environment reads each
+    cycle's outputs before offering the next inputs or streams them."""
     _folder, built, library = _desync_counter(tmp_path, storage)
     assert built["graph"].banks.keys() == {"m_g0_r", "s_g0_r"}
     rows = [(1, 0), (1, 1)] + [(0, 1)] * 20 + [(0, 0)] * 3 + [(0, 1)] * 5
-    got, want = _run_tokens(_folder, built, library, tmp_path / "run", rows)
+    got, want = _run_tokens(_folder, built, library, tmp_path / "run", rows, environment)
     assert want[2:] == [format(v % 16, "04b") for v in [0, *range(1, 21), 20, 20, 20,
                                                         *range(21, 25)]][: len(want) - 2]
     assert got[2:] == want[2:]
@@ -106,8 +116,8 @@ def test_the_environment_testbench_reports_a_hang(tmp_path: Path) -> None:
     """An output request that never comes (here: the environment's own acknowledge tied
     wrong by editing the netlist) is a deadlock the testbench names, not a silent end."""
     from cipherbench.errors import ToolFailed
-    from cipherbench.flows.desync.replay import read_replay, testbench_verilog
-    from cipherbench.flows.desync.timed_sim import compile_timed, run_timed
+    from cipherbench.flows.desync.replay import TimedSession, read_replay, testbench_verilog
+    from cipherbench.flows.desync.timed_sim import compile_timed
 
     folder, built, library = _desync_counter(tmp_path, "latch")
     netlist = Path(built["netlist"])
@@ -123,9 +133,16 @@ def test_the_environment_testbench_reports_a_hang(tmp_path: Path) -> None:
     vvp = compile_timed(library, netlist, tb, "tb_desync", work)
     (work / "stim.hex").write_text("2\n1\n1\n")
     out = work / "out.txt"
-    log = run_timed(vvp, [f"+stim={work / 'stim.hex'}", f"+out={out}", "+cycles=3"], work, "h")
+    session = TimedSession(vvp, work, work / "h.vcd")
+    try:
+        answer = session.run(work / "stim.hex", out, 3, -1, 0, (-1, -1))
+        assert answer == "HANG at cycle 0"
+        # The same process serves the next run after a hang: it resets the core.
+        assert session.run(work / "stim.hex", work / "out2.txt", 3, -1, 0, (-1, -1)) == answer
+    finally:
+        session.close()
     with pytest.raises(ToolFailed, match="stopped answering at cycle 0"):
-        read_replay(out, assembled.data_outputs, log)
+        read_replay(out, assembled.data_outputs, answer)
 
 
 # ---- a whole core through the CLI --------------------------------------------------------------
@@ -254,4 +271,55 @@ def test_study_keys_give_a_job_per_storage_and_granularity(tmp_path: Path) -> No
     path.write_text('designs = ["des/iterative"]\ntargets = ["asic-desync"]\n'
                     'desync_storage = ["pulse"]\n')
     with pytest.raises(CipherbenchError, match="'desync_storage' must be a list of latch, flipflop"):
+        load_study(path)
+
+
+@pytest.mark.slow
+def test_a_desynchronized_core_placed_and_routed(toy_env: tuple[Path, dict[str, str]]) -> None:
+    """desync_layout: the de-synchronized netlist placed and routed with qflow as it is, its
+    SDF from the routed wires, verified and measured again in timed simulation."""
+    root, env = toy_env
+    study = root / "layout.toml"
+    study.write_text('name = "lay"\ndesigns = ["toy/iterative"]\ntargets = ["asic-desync"]\n'
+                     "desync_layout = true\n")
+    db = root / "layout.sqlite"
+    done = _cli(env, "run", str(study), "--db", str(db))
+    assert done.returncode == 0, done.stderr[-2000:]
+    [row] = _rows(env, db, root / "layout.json")
+    m = row["measurements"]
+    assert row["target"] == "desync:osu018_stdcells:latch:register:layout"
+    assert row["provenance"]["netlist_check"]["failed"] == 0
+    assert m["wire_cap_pf"] > 0 and m["die_area_um2"] > m["area_um2"]
+    assert 0 < m["utilization_pct"] < 100
+
+
+def test_layout_needs_an_osu_kit() -> None:
+    from cipherbench.flows.desync.flow import effective
+
+    with pytest.raises(CipherbenchError, match="layout=.* must be true or false"):
+        effective({"layout": "yes"})
+
+
+def test_desync_jobs_give_each_design_its_own_variants(tmp_path: Path) -> None:
+    from cipherbench.jobs import RunSummary
+    from cipherbench.study import load_study
+    from cipherbench.study.planning import plan_jobs
+
+    path = tmp_path / "s.toml"
+    path.write_text('designs = ["des/iterative", "des/pipelined"]\ntargets = ["asic-desync"]\n'
+                    'liberty = "osu018"\n'
+                    '[[desync_jobs]]\ndesigns = ["des/iterative"]\nstorage = ["latch", "flipflop"]\n'
+                    '[[desync_jobs]]\ndesigns = ["des/pipelined"]\ngranularity = "stage"\n'
+                    'ties = {out_ready = 1}\n')
+    jobs = [j for j in plan_jobs(load_study(path), RunSummary())
+            if "osu018" in j.target.settings["liberty"]]
+    got = sorted((str(j.design), j.target.settings.get("storage", "latch"),
+                  j.target.settings.get("granularity", "register"),
+                  tuple(j.target.settings.get("ties", {}).items())) for j in jobs)
+    assert got == [("des-64/iterative", "flipflop", "register", ()),
+                   ("des-64/iterative", "latch", "register", ()),
+                   ("des-64/pipelined", "latch", "stage", (("out_ready", 1),))]
+    path.write_text('designs = ["des/iterative"]\ntargets = ["asic-desync"]\n'
+                    '[[desync_jobs]]\nstorage = "latch"\n')
+    with pytest.raises(CipherbenchError, match="needs 'designs'"):
         load_study(path)

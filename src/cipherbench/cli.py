@@ -267,12 +267,12 @@ def verify(design: str, random_blocks: int, seed: int, mct_outer: int) -> None:
 @_db_option
 @click.option("--liberty", default=None, metavar="LIB",
               help="A Liberty file, or a built-in library (osu018, osu035, osu050), measured by "
-                   "the asic target beside the study's own (default osu018); else "
-                   "$CIPHERBENCH_LIBERTY, $PDK_ROOT.")
+                   "the asic and asic-desync targets beside the study's own (default osu018); "
+                   "else $CIPHERBENCH_LIBERTY, $PDK_ROOT.")
 @click.option("--design", "designs", multiple=True, help="Override the study's designs.")
 @click.option("--target", "targets", multiple=True,
               help="Override the study's targets (generic, asic, fpga-ecp5, fpga-ice40, "
-                   "asic-layout).")
+                   "asic-layout, asic-desync).")
 @click.option("--force", is_flag=True, help="Recompute even cached results.")
 @click.option("--jobs", "-j", "jobs", type=int, default=None, metavar="N",
               help="Local worker processes (default: the CPUs this process may use; 1 runs "

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import spec as spec_module
-from .arch.registry import ARCHITECTURES, COMMON_PARAMS
+from .arch.registry import ARCHITECTURES, COMMON_PARAMS, offered
 from .ciphers.registry import Param, ciphers
 
 PACKAGE = Path(__file__).resolve().parent
@@ -48,7 +48,8 @@ EXAMPLES = ("aes-128/iterative", "aes/iterative", "aes-256/iterative:ops=encrypt
 # an entry for a package that is gone, fails the check.
 PACKAGES = {
     "arch": "architecture generators, generic over ciphers: iterative, unrolled, pipelined, "
-            "narrow; round-key memories (stored, loaded) and key tables",
+            "narrow, masked (with its harness); round-key memories (stored, loaded) and key "
+            "tables",
     "ciphers": "one folder per cipher: reference model, hardware description, parameters, "
                "vector sets (CipherInfo)",
     "components": "S-boxes (table, shared-inverse, composite field), GF(2^8), adders, "
@@ -111,7 +112,7 @@ def spec_parameters() -> str:
 
 
 def _architectures_of(cipher: Any) -> list[str]:
-    return [a for a in ARCHITECTURES if not cipher.architectures or a in cipher.architectures]
+    return [name for name, arch in ARCHITECTURES.items() if offered(cipher, arch)]
 
 
 def _restricted(cipher: Any) -> list[str]:

@@ -6,6 +6,8 @@ libyosys keeps global state and prints its log on stdout, neither of which belon
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,17 +38,22 @@ def run_yosys_script(script: str, log_path: Path, timeout: float = _YOSYS_TIMEOU
         fh.write(script)
         script_path = fh.name
     try:
-        proc = subprocess.run(
-            [*yosys_command(), script_path, str(log_path)],
-            capture_output=True, text=True, timeout=timeout,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise ToolFailed(f"yosys timed out after {timeout:.0f} s (see {log_path})") from exc
+        # A session of its own, so that a timeout ends Yosys' ABC children too, not only the
+        # Python that runs Yosys (an orphaned yosys-abc would go on using a core for minutes).
+        proc = subprocess.Popen([*yosys_command(), script_path, str(log_path)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired as exc:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise ToolFailed(f"yosys timed out after {timeout:.0f} s (see {log_path})") from exc
     finally:
         Path(script_path).unlink(missing_ok=True)
-    log = log_path.read_text() if log_path.exists() else proc.stdout
+    log = log_path.read_text() if log_path.exists() else stdout
     if proc.returncode != 0:
-        errors = [ln for ln in (log + proc.stderr).splitlines() if "ERROR" in ln]
+        errors = [ln for ln in (log + stderr).splitlines() if "ERROR" in ln]
         detail = errors[-1].strip() if errors else f"exit code {proc.returncode}"
         raise ToolFailed(f"yosys failed: {detail} (log: {log_path})")
     return log

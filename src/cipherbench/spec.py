@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from itertools import product
 
-from .arch.registry import ARCHITECTURES, COMMON_PARAMS, ArchInfo
+from .arch.registry import ARCHITECTURES, COMMON_PARAMS, ArchInfo, offered
 from .ciphers.registry import CipherInfo, Param, ciphers
 from .errors import CipherbenchError
 
@@ -97,9 +97,10 @@ def parse(text: str) -> DesignSpec:
                                "[:NAME=VALUE,...], e.g. aes-128/iterative")
     cipher = cipher_info(match["cipher"])
     arch = arch_info(match["arch"])
-    if cipher.architectures and arch.name not in cipher.architectures:
+    if not offered(cipher, arch):
+        valid = [a for a in ARCHITECTURES.values() if offered(cipher, a)]
         raise CipherbenchError(f"{cipher.name} has no {arch.name} architecture; valid: "
-                               f"{', '.join(cipher.architectures)}")
+                               f"{', '.join(a.name for a in valid)}")
     if match["bits"]:
         bits = _key_bits(match["bits"])
         if bits not in cipher.key_sizes:
@@ -146,7 +147,7 @@ def all_designs() -> list[DesignSpec]:
         if len(cipher.key_sizes) > 1:
             variants.append("")
         for arch in ARCHITECTURES.values():
-            if cipher.architectures and arch.name not in cipher.architectures:
+            if not offered(cipher, arch):
                 continue
             defs = all_param_defs(cipher, arch)
             names = sorted(defs)

@@ -7,7 +7,7 @@ from typing import Callable
 
 from amaranth.hdl import Elaboratable
 
-from ..ciphers.registry import Param
+from ..ciphers.registry import CipherInfo, Param
 from .base import DIRECTIONS, CipherHardware
 
 
@@ -17,6 +17,17 @@ class ArchInfo:
     title: str
     build: Callable[[CipherHardware, dict[str, str]], Elaboratable]
     params: dict[str, Param] = field(default_factory=dict)
+    # Offered only to ciphers that give a hardware description for it
+    # (CipherInfo.arch_hardware[name]): its datapaths are the cipher's design (masked cores).
+    declared_only: bool = False
+
+
+def offered(cipher: CipherInfo, arch: ArchInfo) -> bool:
+    """Whether ``cipher`` has architecture ``arch``: among its ``architectures`` (all, when it
+    names none), and, for an architecture only declared ciphers have, declared by it."""
+    if cipher.architectures and arch.name not in cipher.architectures:
+        return False
+    return not arch.declared_only or arch.name in cipher.arch_hardware
 
 
 def _iterative(hw: CipherHardware, params: dict[str, str]) -> Elaboratable:
@@ -41,6 +52,12 @@ def _narrow(hw: CipherHardware, params: dict[str, str]) -> Elaboratable:
     from .narrow import NarrowCore
 
     return NarrowCore(hw, **params)
+
+
+def _masked(hw: CipherHardware, params: dict[str, str]) -> Elaboratable:
+    from .masked import MaskedCore
+
+    return MaskedCore(hw, **params)
 
 
 # Parameters every architecture has; they become CoreOptions, not architecture structure.
@@ -112,6 +129,31 @@ ARCHITECTURES: dict[str, ArchInfo] = {
                           "up before each decryption (smallest); stored: K0 and the decryption "
                           "start state kept beside it (run-up once per key, no per-block key "
                           "work)"),
+        },
+    ),
+    "masked": ArchInfo(
+        name="masked",
+        title="masked (d+1 shares, domain-oriented masking): the cipher's masked datapath at w "
+              "bits per clock, a randomness port, a harness that shares key and blocks",
+        build=_masked,
+        declared_only=True,
+        params={
+            "width": Param(("8", "32", "64", "128"), "8",
+                           "datapath bits per clock (AES: 8 = one masked S-box shared with the "
+                           "key schedule, 64/128 = two/four columns through eight/sixteen; "
+                           "PRESENT 64, GIFT 128: the round-based cores; SM4 32: one word "
+                           "through four); each cipher names its widths"),
+            "shares": Param(("2", "3", "1"), "2",
+                            "d+1 shares for protection order d; 1 = the same structure "
+                            "unmasked (no randomness), for the cost of masking"),
+            "flaw": Param(("none", "register", "reuse"), "none",
+                          "deliberately broken variants for the leakage assessment, with the "
+                          "same function: register = every DOM multiplier compressed before "
+                          "its register; reuse = one multiplier of each S-box reading "
+                          "another's random bits"),
+            "prng": Param(("1", "2", "3", "zero"), "1",
+                          "the simulation harness's PRNG (not part of the measured core): "
+                          "seed 1, 2 or 3, or stuck at zero; the core must be right for any"),
         },
     ),
 }

@@ -52,7 +52,7 @@ from typing import NamedTuple
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
 from .aes_sbox import affine, inv_affine
-from .gf256 import gf_inverse_table, gf_mul
+from .gf256 import AES_POLY, gf_inverse_table, gf_mul
 
 DIRECTIONS = ("encrypt", "decrypt", "both")
 
@@ -192,26 +192,26 @@ def xor_cost(rows: Sequence[int], width: int = 8) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _gf_pow(a: int, e: int) -> int:
+def _gf_pow(a: int, e: int, poly: int = AES_POLY) -> int:
     r = 1
     for _ in range(e):
-        r = gf_mul(r, a)
+        r = gf_mul(r, a, poly)
     return r
 
 
 @lru_cache(maxsize=None)
-def _artin_schreier_roots() -> dict[int, tuple[int, ...]]:
-    """c -> the AES-field roots of t^2 + t + c (two or none): t^2 + t is 2-to-1 onto the
-    trace-0 half of the field."""
+def _artin_schreier_roots(poly: int = AES_POLY) -> dict[int, tuple[int, ...]]:
+    """c -> the roots of t^2 + t + c (two or none) in GF(2)[x]/(poly): t^2 + t is 2-to-1 onto
+    the trace-0 half of the field."""
     roots: dict[int, tuple[int, ...]] = {}
     for t in range(256):
-        c = gf_mul(t, t) ^ t
+        c = gf_mul(t, t, poly) ^ t
         roots[c] = roots.get(c, ()) + (t,)
     return roots
 
 
-def _roots_of_artin_schreier(c: int) -> tuple[int, ...]:
-    return _artin_schreier_roots().get(c, ())
+def _roots_of_artin_schreier(c: int, poly: int = AES_POLY) -> tuple[int, ...]:
+    return _artin_schreier_roots(poly).get(c, ())
 
 
 @dataclass(frozen=True)
@@ -224,6 +224,9 @@ class TowerBasis:
     y: int
     to_aes: tuple[int, ...]   # M: tower bits -> AES byte (rows)
     to_tower: tuple[int, ...]  # X = M^-1
+    # The field the isomorphism maps to (AES: 0x11B; the same search serves SM4's 0x1F5, where
+    # "to_aes" and "AES byte" read as that field's byte).
+    poly: int = AES_POLY
 
     @property
     def elements(self) -> tuple[int, ...]:
@@ -259,11 +262,12 @@ class TowerBasis:
         return enc, dec
 
 
-def _subfield_elements(w: int, z: int) -> list[int]:
-    """AES-field values of the GF(16) basis bits: bit 0 Z W, 1 Z W^2, 2 Z^4 W, 3 Z^4 W^2."""
-    sub4 = [w, gf_mul(w, w)]
-    z4 = _gf_pow(z, 4)
-    return [gf_mul(z, sub4[0]), gf_mul(z, sub4[1]), gf_mul(z4, sub4[0]), gf_mul(z4, sub4[1])]
+def _subfield_elements(w: int, z: int, poly: int = AES_POLY) -> list[int]:
+    """Field values of the GF(16) basis bits: bit 0 Z W, 1 Z W^2, 2 Z^4 W, 3 Z^4 W^2."""
+    sub4 = [w, gf_mul(w, w, poly)]
+    z4 = _gf_pow(z, 4, poly)
+    return [gf_mul(z, sub4[0], poly), gf_mul(z, sub4[1], poly), gf_mul(z4, sub4[0], poly),
+            gf_mul(z4, sub4[1], poly)]
 
 
 def _combine(t: int, elements: Sequence[int]) -> int:
@@ -275,43 +279,46 @@ def _combine(t: int, elements: Sequence[int]) -> int:
     return out
 
 
-def candidate_bases() -> list[TowerBasis]:
-    """Every normal-basis tower with trace-1 constants, under each of its 8 isomorphisms.
+def candidate_bases(poly: int = AES_POLY) -> list[TowerBasis]:
+    """Every normal-basis tower with trace-1 constants, under each of its 8 isomorphisms into
+    GF(2)[x]/(poly) (the AES field unless another polynomial is given).
 
     The isomorphism is fixed by where the generators go: W to either cube root of unity, Z to
     either root of z^2 + z + N, Y to either root of y^2 + y + nu (2 x 2 x 2 = 8 = the Frobenius
     conjugates). nu must make y^2 + y + nu irreducible over GF(16), i.e. its roots lie outside
     GF(16); z^2 + z + N is irreducible over GF(4) for both N = W and N = W^2."""
-    cube_roots = [a for a in range(2, 256) if _gf_pow(a, 3) == 1]
+    cube_roots = [a for a in range(2, 256) if _gf_pow(a, 3, poly) == 1]
     bases = []
     for w in cube_roots:
         for n in (0b01, 0b10):
-            for z in _roots_of_artin_schreier(_combine(n, [w, gf_mul(w, w)])):
-                sub16 = _subfield_elements(w, z)
+            for z in _roots_of_artin_schreier(_combine(n, [w, gf_mul(w, w, poly)]), poly):
+                sub16 = _subfield_elements(w, z, poly)
                 for nu in range(16):
-                    roots = _roots_of_artin_schreier(_combine(nu, sub16))
-                    if not roots or _gf_pow(roots[0], 16) == roots[0]:
+                    roots = _roots_of_artin_schreier(_combine(nu, sub16), poly)
+                    if not roots or _gf_pow(roots[0], 16, poly) == roots[0]:
                         continue
                     for y in roots:
-                        bases.append(_tower_basis(w, n, z, nu, y, sub16))
+                        bases.append(_tower_basis(w, n, z, nu, y, sub16, poly))
     return bases
 
 
-def _tower_basis(w: int, n: int, z: int, nu: int, y: int, sub16: list[int]) -> TowerBasis:
-    y16 = _gf_pow(y, 16)
-    elements = [gf_mul(y, e) for e in sub16] + [gf_mul(y16, e) for e in sub16]
+def _tower_basis(w: int, n: int, z: int, nu: int, y: int, sub16: list[int],
+                 poly: int = AES_POLY) -> TowerBasis:
+    y16 = _gf_pow(y, 16, poly)
+    elements = [gf_mul(y, e, poly) for e in sub16] + [gf_mul(y16, e, poly) for e in sub16]
     to_aes = matrix_of(lambda t: _combine(t, elements))
-    return TowerBasis(n, nu, w, z, y, tuple(to_aes), tuple(invert_matrix(to_aes)))
+    return TowerBasis(n, nu, w, z, y, tuple(to_aes), tuple(invert_matrix(to_aes)), poly)
 
 
-def _is_isomorphism(basis: TowerBasis) -> bool:
+def is_isomorphism(basis: TowerBasis) -> bool:
     """True if M is a field isomorphism tower -> AES field, i.e. M(a * b) = M(a) . M(b).
 
     M is GF(2)-linear and both products are bilinear, so checking the 8 x 8 products of basis
     elements proves it for all 256 x 256 pairs."""
     el, n, nu = basis.elements, basis.n, basis.nu
     return all(
-        apply_rows(gf256_mul(1 << i, 1 << j, n, nu), basis.to_aes) == gf_mul(el[i], el[j])
+        apply_rows(gf256_mul(1 << i, 1 << j, n, nu), basis.to_aes)
+        == gf_mul(el[i], el[j], basis.poly)
         for i in range(8) for j in range(8)
     )
 
@@ -320,7 +327,7 @@ def choose_basis() -> TowerBasis:
     """The candidate with the fewest XORs in the encryption matrices and nu * x^2, then in the
     decryption matrices; ties (mirror images of one another) broken by the smallest constants."""
     best = min(candidate_bases(), key=lambda b: (b.cost(), b.n, b.nu, b.w, b.z, b.y))
-    assert _is_isomorphism(best), "basis search produced a non-homomorphic map"
+    assert is_isomorphism(best), "basis search produced a non-homomorphic map"
     inv = gf_inverse_table()
     to_tower = best.to_tower
     assert all(
@@ -342,7 +349,7 @@ BASIS = choose_basis()
 # ---------------------------------------------------------------------------------------------
 
 
-def _lin(rows: Sequence[int], vec: Sequence[int]) -> list[int]:
+def lin(rows: Sequence[int], vec: Sequence[int]) -> list[int]:
     """A constant GF(2) matrix applied to a vector of masks."""
     out = []
     for row in rows:
@@ -354,31 +361,31 @@ def _lin(rows: Sequence[int], vec: Sequence[int]) -> list[int]:
     return out
 
 
-def _xor(a: Sequence[int], b: Sequence[int]) -> list[int]:
+def xor_rows(a: Sequence[int], b: Sequence[int]) -> list[int]:
     return [x ^ y for x, y in zip(a, b, strict=True)]
 
 
-def _expand4(a: Sequence[int]) -> list[int]:
+def expand4(a: Sequence[int]) -> list[int]:
     lo, hi = a
     return [hi, lo, hi ^ lo]
 
 
-def _expand16(a: Sequence[int]) -> list[int]:
-    return _expand4(a[2:4]) + _expand4(a[0:2]) + _expand4(_xor(a[2:4], a[0:2]))
+def expand16(a: Sequence[int]) -> list[int]:
+    return expand4(a[2:4]) + expand4(a[0:2]) + expand4(xor_rows(a[2:4], a[0:2]))
 
 
-def _mul4_out(p: Sequence[int]) -> list[int]:
+def mul4_out(p: Sequence[int]) -> list[int]:
     """GF(4) product from its 3 ANDs (hi&hi, lo&lo, sum&sum), LSB first."""
     return [p[1] ^ p[2], p[0] ^ p[2]]
 
 
-def _mul16_out(p: Sequence[int], n: int) -> list[int]:
+def mul16_out(p: Sequence[int], n: int) -> list[int]:
     """GF(16) product from its 9 ANDs: (hi*hi + e, lo*lo + e), e = N (sum*sum)."""
-    e = _lin(matrix_of(lambda x: gf4_mul(n, x), 2), _mul4_out(p[6:9]))
-    return _xor(_mul4_out(p[3:6]), e) + _xor(_mul4_out(p[0:3]), e)
+    e = lin(matrix_of(lambda x: gf4_mul(n, x), 2), mul4_out(p[6:9]))
+    return xor_rows(mul4_out(p[3:6]), e) + xor_rows(mul4_out(p[0:3]), e)
 
 
-def _units(width: int) -> list[int]:
+def unit_rows(width: int) -> list[int]:
     return [1 << k for k in range(width)]
 
 
@@ -409,19 +416,19 @@ class _Netlist:
 
 def build_inverter(net: _Netlist, t: Sequence[Value], n: int, nu: int) -> list[Value]:
     """Tower-field inversion of the 8 signals t (LSB first); returns t^-1 (0 maps to 0)."""
-    units = _units(8)
+    units = unit_rows(8)
     # Layer A: the expanded halves t1, t0 and nu (t1 + t0)^2.
-    sq_scale = _lin(matrix_of(lambda x: gf16_sq_scale(x, n, nu), 4), _xor(units[4:8], units[0:4]))
-    a = net.linear("la", t, _expand16(units[4:8]) + _expand16(units[0:4]) + sq_scale)
+    sq_scale = lin(matrix_of(lambda x: gf16_sq_scale(x, n, nu), 4), xor_rows(units[4:8], units[0:4]))
+    a = net.linear("la", t, expand16(units[4:8]) + expand16(units[0:4]) + sq_scale)
     q = net.ands("m1", a[0:9], a[9:18])                        # t1 * t0
     # Layer B: d = t1 t0 + nu (t1 + t0)^2 in GF(16).
-    units13 = _units(13)
-    d = net.linear("lb", q + a[18:22], _xor(_mul16_out(units13[0:9], n), units13[9:13]))
+    units13 = unit_rows(13)
+    d = net.linear("lb", q + a[18:22], xor_rows(mul16_out(units13[0:9], n), units13[9:13]))
     d_inv = _gf16_inverse_expanded(net, d, n)
     v = net.ands("m4", d_inv + d_inv, a[9:18] + a[0:9])         # d^-1 t0, d^-1 t1
     # Layer E: t^-1 = (d^-1 t0, d^-1 t1).
-    units18 = _units(18)
-    return net.linear("le", v, _mul16_out(units18[9:18], n) + _mul16_out(units18[0:9], n))
+    units18 = unit_rows(18)
+    return net.linear("le", v, mul16_out(units18[9:18], n) + mul16_out(units18[0:9], n))
 
 
 def _gf16_inverse_expanded(net: _Netlist, d: Sequence[Value], n: int) -> list[Value]:
@@ -429,18 +436,18 @@ def _gf16_inverse_expanded(net: _Netlist, d: Sequence[Value], n: int) -> list[Va
 
     d is expanded in a layer of its own after it is computed: greedy sharing on the composed
     rows (products -> expanded d) finds a worse network than computing d first."""
-    units4 = _units(4)
-    n_sq = _lin(matrix_of(lambda x: gf4_mul(n, gf4_sq(x)), 2), _xor(units4[2:4], units4[0:2]))
-    b = net.linear("lx", d, _expand4(units4[2:4]) + _expand4(units4[0:2]) + n_sq)
+    units4 = unit_rows(4)
+    n_sq = lin(matrix_of(lambda x: gf4_mul(n, gf4_sq(x)), 2), xor_rows(units4[2:4], units4[0:2]))
+    b = net.linear("lx", d, expand4(units4[2:4]) + expand4(units4[0:2]) + n_sq)
     r = net.ands("m2", b[0:3], b[3:6])                          # d1 * d0
     # Layer C: delta = d1 d0 + N (d1 + d0)^2 in GF(4); its inverse is its square (a swap).
-    units5 = _units(5)
-    delta = _xor(_mul4_out(units5[0:3]), units5[3:5])
-    c = net.linear("lc", r + b[6:8], _expand4([delta[1], delta[0]]))
+    units5 = unit_rows(5)
+    delta = xor_rows(mul4_out(units5[0:3]), units5[3:5])
+    c = net.linear("lc", r + b[6:8], expand4([delta[1], delta[0]]))
     u = net.ands("m3", c + c, b[3:6] + b[0:3])                  # delta^-1 d0, delta^-1 d1
     # Layer D: d^-1 = (delta^-1 d0, delta^-1 d1), expanded.
-    units6 = _units(6)
-    return net.linear("ld", u, _expand16(_mul4_out(units6[3:6]) + _mul4_out(units6[0:3])))
+    units6 = unit_rows(6)
+    return net.linear("ld", u, expand16(mul4_out(units6[3:6]) + mul4_out(units6[0:3])))
 
 
 _CONST_BIT = 1 << 8  # a mask bit that selects the constant-1 input appended to the byte

@@ -110,7 +110,25 @@ def _entries() -> list[CatalogEntry]:
         CatalogEntry("rot32-var-lr", "32-bit data-dependent rotator, left or right (select)",
                      lambda: BarrelRotator(32, "both"), ("i", "amount", "right"), ("o",),
                      {"width": 32, "direction": "both"}),
+        *_masked_entries(),
     ]
+
+
+def _masked_entries() -> list[CatalogEntry]:
+    """The DOM-indep multiplier (components/masked/dom.py): a GF(2) AND and Canright's GF(2^4)
+    product, first and second order (the masked S-boxes are their ciphers' entries)."""
+    from .aes_sbox_composite import BASIS
+    from .masked.dom import GF2_AND, DomIndepMul, gf16_product
+
+    ports = ("a", "b", "r"), ("q",)
+    return [CatalogEntry(f"dom-{name}-{shares}sh",
+                         f"DOM-indep {what}, {shares} shares (order {shares - 1}), 1 clock",
+                         lambda p=product, s=shares: DomIndepMul(p, s), *ports,
+                         {"product": product.name, "shares": shares}, latency=1)
+            for name, what, product in (("and", "GF(2) AND", GF2_AND),
+                                        ("gf16", "GF(2^4) multiplier (tower field)",
+                                         gf16_product(BASIS.n)))
+            for shares in (2, 3)]
 
 
 @lru_cache(maxsize=None)

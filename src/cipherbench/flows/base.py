@@ -69,7 +69,8 @@ def study_settings(flow: Any, data: Any, where: str) -> dict[str, Any]:
 def study_variants(flow: Any, data: Any, where: str) -> list[dict[str, Any]]:
     """The variants of every job of ``flow`` a study file's keys ask for (the flow's own
     ``study_variants``: e.g. one job per kind of storage of a de-synchronized core); [{}]:
-    one job as it is."""
+    one job as it is. A variant with a ``designs`` entry (a list of design specs) applies to
+    those designs of the study only (study/planning.py)."""
     method = getattr(flow, "study_variants", None)
     variants = [] if method is None else list(method(data, where))
     return variants or [{}]

@@ -29,6 +29,7 @@ import functools
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -105,10 +106,10 @@ class LayoutFlow:
         work_dir = work_dir.resolve()  # qflow runs in the project folder: paths must be absolute
         project = work_dir / "layout"
         synthesized = _prepare_project(design, library, project, work_dir, effective)
-        _run_qflow(design, project, effective["tech"])
+        _run_qflow(design.top, project, effective["tech"])
         netlist = _without_fillers(project / f"{design.top}.rtlnopwr.v", library,
                                    work_dir / "layout_netlist.v")
-        figures = _layout_figures(design, project)
+        figures = _layout_figures(design.top, project)
         spef = work_dir / "layout.spef"
         parsed = read_netlist(netlist)
         outputs = {name: frozenset(p.name for p in cell.outputs())
@@ -216,29 +217,71 @@ def _prepare_project(design: Design, library: Liberty, project: Path, work: Path
         synth_dir.mkdir(parents=True, exist_ok=True)
         _, figures, artifacts = asic.synthesize(design, library, synth_dir, asic_settings,
                                                 simulation_views=False)
-        if library.buffer is None:
-            raise ToolFailed(f"{library.name} has no buffer cell for qflow's BLIF")
-        buffer = library.buffer
-        pins = (buffer.inputs()[0].name, buffer.outputs()[0].name)
-        script = project / "cb_blif.ys"
-        script.write_text("\n".join([
-            f"read_liberty -lib {library.path}",
-            f"read_verilog {artifacts['mapped']}",
-            f"hierarchy -check -top {yosys_id(design.top)}",
-            # Named wires that only alias another net would each become a buffer below.
-            "opt_clean -purge",
-            # Port-to-port connections and constants become buffer cells, as in qflow's own
-            # script, so every BLIF net has a driver cell or port.
-            f"write_blif -buf {buffer.name} {pins[0]} {pins[1]} {design.top}_mapped.blif",
-        ]) + "\n")
-        variables += [f'set yosys_options = "-s {script}"', "set nofanout = 1"]
+        variables += _netlist_variables(design.top, Path(artifacts["mapped"]), library, project)
     (project / "project_vars.sh").write_text("\n".join(variables) + "\n")
     return figures
 
 
-def _run_qflow(design: Design, project: Path, tech: str) -> None:
+def _netlist_variables(top: str, netlist: Path, library: Liberty, project: Path) -> list[str]:
+    """qflow settings that hand it a mapped netlist as BLIF (its synthesis step runs this
+    script instead of its own) and keep it from buffering the netlist."""
+    if library.buffer is None:
+        raise ToolFailed(f"{library.name} has no buffer cell for qflow's BLIF")
+    buffer = library.buffer
+    pins = (buffer.inputs()[0].name, buffer.outputs()[0].name)
+    script = project / "cb_blif.ys"
+    script.write_text("\n".join([
+        f"read_liberty -lib {library.path}",
+        f"read_verilog {netlist}",
+        f"hierarchy -check -top {yosys_id(top)}",
+        # Named wires that only alias another net would each become a buffer below.
+        "opt_clean -purge",
+        # Port-to-port connections and constants become buffer cells, as in qflow's own
+        # script, so every BLIF net has a driver cell or port.
+        f"write_blif -buf {buffer.name} {pins[0]} {pins[1]} {top}_mapped.blif",
+    ]) + "\n")
+    return [f'set yosys_options = "-s {script}"', "set nofanout = 1"]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A netlist placed and routed by qflow: the routed netlist (cells only), its wires as
+    SPEF, and the layout's figures (die, wire length, routed nets, wire capacitance)."""
+
+    netlist: Path
+    spef: Path
+    figures: dict[str, Any]
+
+
+def place_and_route(top: str, netlist: Path, library: Liberty, tech: str, work: Path,
+                    density: float) -> Placed:
+    """Place and route a mapped netlist as it is (no synthesis, no buffering): what the
+    de-synchronization flow lays out (flows/desync/flow.py)."""
+    work = work.resolve()
+    project = work / "layout"
+    if project.exists():
+        shutil.rmtree(project)
+    (project / "source").mkdir(parents=True)
+    shutil.copyfile(netlist, project / "source" / f"{top}.v")
+    variables = [f"set initial_density = {density:g}",
+                 *_netlist_variables(top, netlist.resolve(), library, project)]
+    (project / "project_vars.sh").write_text("\n".join(variables) + "\n")
+    _run_qflow(top, project, tech)
+    routed = _without_fillers(project / f"{top}.rtlnopwr.v", library, work / "layout_netlist.v")
+    figures = _layout_figures(top, project)
+    spef = work / "layout.spef"
+    parsed = read_netlist(routed)
+    outputs = {name: frozenset(p.name for p in cell.outputs())
+               for name, cell in library.cells.items()}
+    wires = write_spef(read_rc(project / f"{top}.rc"), parsed, outputs, top, spef)
+    figures.update({"routed_nets": int(wires["nets"]),
+                    "wire_cap_pf": round(wires["wire_cap_pf"], 3)})
+    return Placed(routed, spef, figures)
+
+
+def _run_qflow(top: str, project: Path, tech: str) -> None:
     log = project / "qflow.log"
-    run_tool([qflow_path(), "-T", tech, "synthesize", "place", "route", design.top],
+    run_tool([qflow_path(), "-T", tech, "synthesize", "place", "route", top],
              cwd=project, log_path=log, timeout_s=QFLOW_TIMEOUT_S)
     # qflow exits 0 after a failed step: each step's log says how it ended.
     for step in ("synth", "place", "route"):
@@ -252,8 +295,8 @@ def _run_qflow(design: Design, project: Path, tech: str) -> None:
         raise ToolFailed(f"qrouter left {failed[-1]} nets unrouted; lower the layout setting "
                          f"density (log: {project / 'log' / 'route.log'})")
     for suffix in (".rtlnopwr.v", ".rc", ".def"):
-        if not (project / f"{design.top}{suffix}").is_file():
-            raise ToolFailed(f"qflow wrote no {design.top}{suffix} (log: {log})")
+        if not (project / f"{top}{suffix}").is_file():
+            raise ToolFailed(f"qflow wrote no {top}{suffix} (log: {log})")
 
 
 def _without_fillers(routed: Path, library: Liberty, out: Path) -> Path:
@@ -279,13 +322,13 @@ def _without_fillers(routed: Path, library: Liberty, out: Path) -> Path:
 _KEYWORDS = frozenset({"module", "input", "output", "inout", "wire", "assign", "reg"})
 
 
-def _layout_figures(design: Design, project: Path) -> dict[str, Any]:
+def _layout_figures(top: str, project: Path) -> dict[str, Any]:
     """Die area and routed wire length from the routed DEF."""
-    text = (project / f"{design.top}.def").read_text()
+    text = (project / f"{top}.def").read_text()
     units = _RE_DEF_UNITS.search(text)
     die = _RE_DIE.search(text)
     if units is None or die is None:
-        raise ToolFailed(f"the routed DEF of {design.top} has no UNITS or DIEAREA")
+        raise ToolFailed(f"the routed DEF of {top} has no UNITS or DIEAREA")
     scale = float(units.group(1))
     x1, y1, x2, y2 = (int(v) for v in die.groups())
     width, height = (x2 - x1) / scale, (y2 - y1) / scale

@@ -44,10 +44,33 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
                 target = replace(target, settings={**target.settings, **extra})
             for variant in _sequential_variants(target, study.asic.sequential):
                 for extra_variant in study.variants_for(target.flow):
-                    job_target = (replace(variant, settings={**variant.settings, **extra_variant})
-                                  if extra_variant else variant)
-                    jobs.extend(Job(design, job_target) for design in study.designs)
+                    designs = _variant_designs(extra_variant, study.designs)
+                    settings = {k: v for k, v in extra_variant.items() if k != VARIANT_DESIGNS}
+                    job_target = (replace(variant, settings={**variant.settings, **settings})
+                                  if settings else variant)
+                    jobs.extend(Job(design, job_target) for design in designs)
     return jobs
+
+
+# A variant's key naming the designs it is for (flows/base.py study_variants); without it, all.
+VARIANT_DESIGNS = "designs"
+
+
+def _variant_designs(variant: dict[str, Any], designs: tuple[DesignSpec, ...]) -> list[DesignSpec]:
+    """The study's designs a flow variant applies to: those it names (by their spec as the
+    study writes it, short or canonical), or every design."""
+    from ..external.spec import design_of
+
+    wanted = variant.get(VARIANT_DESIGNS)
+    if wanted is None:
+        return list(designs)
+    canonical = {design_of(name).canonical() for name in wanted}
+    chosen = [d for d in designs if d.canonical() in canonical]
+    missing = canonical - {d.canonical() for d in chosen}
+    if missing:
+        raise CipherbenchError(f"a flow's jobs name designs the study does not have: "
+                               f"{', '.join(sorted(missing))} (add them to 'designs')")
+    return chosen
 
 
 def _target_runs(study: Study) -> list[tuple[str, tuple[str, ...]]]:

@@ -50,6 +50,13 @@ def _narrow_hardware(options):
     return HARDWARE(options)
 
 
+def _masked_hardware(options):
+    """The hardware description with masked datapaths (masked/)."""
+    from .masked import HARDWARE
+
+    return HARDWARE(options)
+
+
 def _components():
     from .components import catalog_entries
 
@@ -91,7 +98,9 @@ CIPHER = CipherInfo(
     aliases=("Rijndael",),
     openssl="aes-128-ecb",
     cryptopp=(CryptoppClass("AES", "aes.h", "AES"),),
-    arch_hardware={"narrow": _narrow_hardware},
+    arch_hardware={"narrow": _narrow_hardware, "masked": _masked_hardware},
+    # The masked cores (masked/) encrypt, 128-bit keys; widths as masked/__init__.py builds them.
+    restricts={"masked:ops": ("encrypt",), "masked:width": ("8", "64", "128"), "masked:sbox": ("composite",)},
     components=_components,
     proofs=_proofs,
     structure=_structure,

@@ -8,8 +8,10 @@ from amaranth.hdl import Elaboratable, Module, Signal
 from ...components.aes_sbox import AesSbox
 from ...components.aes_sbox_bram import AesSboxBram
 from ...components.catalog import CatalogEntry
+from ...components.masked.tower import LATENCY as MASKED_LATENCY
+from ...components.masked.tower import MaskedAesSbox
 from ...components.mds import AesMixColumns
-from ...verify.equivalence import BehavioralMatrixMul, Pair
+from ...verify.equivalence import BehavioralMatrixMul, Pair, masked_sbox_pair
 
 SBOX = ("i",), ("o",)
 
@@ -38,7 +40,25 @@ def catalog_entries() -> list[CatalogEntry]:
                      lambda: AesMixColumns(False), *SBOX, {"inverse": False, "structure": "tree"}),
         CatalogEntry("aes-invmixcolumns", "AES InvMixColumns on the 128-bit state (XOR trees)",
                      lambda: AesMixColumns(True), *SBOX, {"inverse": True, "structure": "tree"}),
+        *masked_entries(),
     ]
+
+
+def masked_entries() -> list[CatalogEntry]:
+    """The DOM-masked S-box and inverse S-box (components/masked/tower.py), first and second
+    order: ports i, r -> o, 7 clocks."""
+    return [CatalogEntry(f"{name}-dom{shares}",
+                         f"AES {what}, DOM-masked tower field, {shares} shares (order "
+                         f"{shares - 1}), pipelined, {MASKED_LATENCY} clocks",
+                         lambda d=directions, s=shares: MaskedAesSbox(d, s), ("i", "r"), ("o",),
+                         {"directions": directions, "shares": shares}, latency=MASKED_LATENCY)
+            for name, what, directions in (("aes-sbox", "S-box", "encrypt"),
+                                           ("aes-inv-sbox", "inverse S-box", "decrypt"))
+            for shares in (2, 3)] + [
+        CatalogEntry("aes-sbox-both-dom2", "AES S-box and inverse (decrypt select), DOM-masked "
+                     f"tower field, 2 shares (order 1), pipelined, {MASKED_LATENCY} clocks",
+                     lambda: MaskedAesSbox("both", 2), ("i", "decrypt", "r"), ("o",),
+                     {"directions": "both", "shares": 2}, latency=MASKED_LATENCY)]
 
 
 class BehavioralMixColumns(Elaboratable):

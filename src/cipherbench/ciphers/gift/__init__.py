@@ -48,6 +48,13 @@ def _narrow_hardware(options):
     return HARDWARE(options)
 
 
+def _masked_hardware(options):
+    """The hardware description with the masked round-based datapath (masked_round.py)."""
+    from .masked_round import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="gift",
     title="GIFT-128 (GIFT-COFB's block cipher)",
@@ -59,12 +66,14 @@ CIPHER = CipherInfo(
     # Narrow (narrow.py): the serialized S-box layer, W/4 lanes (4 bits: one S-box). The key state
     # of every round is wiring of the key, so the one register holds the key between blocks:
     # nothing to store (keys=rewind only).
-    restricts={"narrow:width": ("32", "16", "8", "4"), "narrow:keys": ("rewind",)},
-    architectures=("iterative", "unrolled", "pipelined", "narrow"),
+    # Masked (masked_round.py): the round-based core, encryption only.
+    restricts={"narrow:width": ("32", "16", "8", "4"), "narrow:keys": ("rewind",),
+               "masked:width": ("128",), "masked:ops": ("encrypt",)},
+    architectures=("iterative", "unrolled", "pipelined", "narrow", "masked"),
     vector_sets=_vector_sets,
     oracle=None,
     aliases=("GIFT-128", "GIFT128"),
     components=_components,
     proofs=_proofs,
-    arch_hardware={"narrow": _narrow_hardware},
+    arch_hardware={"narrow": _narrow_hardware, "masked": _masked_hardware},
 )

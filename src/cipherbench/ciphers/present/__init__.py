@@ -48,6 +48,13 @@ def _narrow_hardware(options):
     return HARDWARE(options)
 
 
+def _masked_hardware(options):
+    """The hardware description with the masked round-based datapath (masked.py)."""
+    from .masked import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="present",
     title="PRESENT (ISO/IEC 29192-2)",
@@ -58,12 +65,14 @@ CIPHER = CipherInfo(
     params={},
     # Narrow (narrow.py): the serialized S-box layer, W/4 lanes (4 bits: one S-box); the key
     # register alone (rewind) or with the key and the decryption start state kept (stored).
-    restricts={"narrow:width": ("32", "16", "8", "4")},
-    architectures=("iterative", "unrolled", "pipelined", "narrow"),
+    # Masked (masked.py): the round-based core, encryption only.
+    restricts={"narrow:width": ("32", "16", "8", "4"), "masked:width": ("64",),
+               "masked:ops": ("encrypt",)},
+    architectures=("iterative", "unrolled", "pipelined", "narrow", "masked"),
     vector_sets=_vector_sets,
     oracle=None,
     aliases=("PRESENT-80", "PRESENT-128"),
     components=_components,
     proofs=_proofs,
-    arch_hardware={"narrow": _narrow_hardware},
+    arch_hardware={"narrow": _narrow_hardware, "masked": _masked_hardware},
 )

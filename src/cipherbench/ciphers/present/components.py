@@ -9,9 +9,10 @@ destinations P(i) of pLayer, one assignment per bit (verify/equivalence.py: Move
 from __future__ import annotations
 
 from ...components.catalog import CatalogEntry
+from ...components.masked.sbox4 import MaskedSbox4, random_layout
 from ...components.permutations import spn_permutation
 from ...components.sbox4 import PRESENT_INV_SBOX, PRESENT_SBOX, Sbox4
-from ...verify.equivalence import MovedBits, Pair
+from ...verify.equivalence import MovedBits, Pair, masked_sbox_pair
 
 UNARY = ("i",), ("o",)
 
@@ -35,6 +36,14 @@ def catalog_entries() -> list[CatalogEntry]:
                      lambda: spn_permutation("present-player", inverse=True), *UNARY,
                      {"inverse": True}),
     ]
+    entries += [CatalogEntry(f"{name}-dom{shares}", f"PRESENT 4-bit S-box {text}, DOM-masked "
+                             f"ANF in two AND layers, {shares} shares (order {shares - 1}), "
+                             "2 clocks", lambda t=table, s=shares: MaskedSbox4(t, s), ("i", "r"),
+                             ("o",), {"shares": shares}, latency=2)
+                for name, table, text, counts in (("present-sbox", PRESENT_SBOX, "S", (2, 3)),
+                                                  ("present-inv-sbox", PRESENT_INV_SBOX,
+                                                   "S^-1", (2,)))
+                for shares in counts]
     return entries
 
 
@@ -46,9 +55,28 @@ def proof_pairs() -> list[Pair]:
            for component, model_table, table in (("present-sbox", SBOX, PRESENT_SBOX),
                                                  ("present-inv-sbox", INVERSE_SBOX,
                                                   PRESENT_INV_SBOX))]
+    out += masked_pairs("present-sbox-masked", SBOX)
     for inverse in (False, True):
         out.append(Pair("present-player-inv" if inverse else "present-player",
                         "wiring = P(i) = 16i mod 63",
                         lambda inv=inverse: MovedBits(PERMUTATION.__getitem__, 64, inv),
                         lambda inv=inverse: spn_permutation("present-player", inv), *UNARY))
+    return out
+
+
+def masked_pairs(component: str, model_table: tuple[int, ...]) -> list[Pair]:
+    """The masked S-box (components/masked/sbox4.py) with its pipeline flattened, equal to the
+    model's table for every input, sharing and randomness: 2 shares with the broken variants
+    (they leak, they do not compute wrong) by SAT, 3 shares by ABC (a few seconds)."""
+    table = tuple(model_table)
+    out = []
+    for shares, variant, engine in ((2, {}, "sat"), (2, {"register": False}, "sat"),
+                                    (2, {"randomness": "reuse"}, "sat"), (3, {}, "abc")):
+        bits = random_layout(table, shares, str(variant.get("randomness", "fresh"))).width
+        label = ", ".join(f"{k}={v}" for k, v in variant.items())
+        out.append(masked_sbox_pair(
+            component, f"dom {shares} shares{', ' + label if label else ''} = table",
+            lambda: Sbox4(table, "table"),
+            lambda s=shares, v=variant: MaskedSbox4(table, s, transparent=True, **v),
+            4, shares, bits, engine))
     return out

@@ -54,6 +54,13 @@ def _proofs():
     return proof_pairs()
 
 
+def _masked_hardware(options):
+    """The hardware description with the masked word-serial datapath (masked_core.py)."""
+    from .masked_core import HARDWARE
+
+    return HARDWARE(options)
+
+
 CIPHER = CipherInfo(
     name="sm4",
     title="SM4 (GB/T 32907, ISO/IEC 18033-3/Amd 1)",
@@ -65,7 +72,10 @@ CIPHER = CipherInfo(
     vector_sets=_vector_sets,
     # The key state holds five schedule words, so both walks give every round its key from the
     # state the generators expect (hw.py): keys fly, travel with the blocks and mirror in memory.
-    architectures=("iterative", "unrolled", "pipelined"),
+    architectures=("iterative", "unrolled", "pipelined", "masked"),
+    # Masked (masked_core.py): four masked S-boxes shared by T and T', encryption only.
+    restricts={"masked:width": ("32",), "masked:ops": ("encrypt",)},
+    arch_hardware={"masked": _masked_hardware},
     oracle=OracleRef("cryptography", "SM4"),
     aliases=("SMS4",),
     openssl="sm4-ecb",

@@ -19,7 +19,14 @@ TITLES = {"l": "L = B ^ B<<<2 ^ B<<<10 ^ B<<<18 ^ B<<<24",
 
 
 def catalog_entries() -> list[CatalogEntry]:
-    return [CatalogEntry(f"sm4-{which}{suffix}", f"SM4 {TITLES[which]} on 32 bits, {how}",
+    from .masked import MaskedSm4Sbox
+
+    masked = [CatalogEntry(f"sm4-sbox-dom{shares}", f"SM4 S-box, DOM-masked tower field "
+                           f"(the masked AES inverter), {shares} shares (order {shares - 1}), "
+                           "pipelined, 7 clocks", lambda s=shares: MaskedSm4Sbox(s), ("i", "r"),
+                           ("o",), {"shares": shares}, latency=7)
+              for shares in (2, 3)]
+    return masked + [CatalogEntry(f"sm4-{which}{suffix}", f"SM4 {TITLES[which]} on 32 bits, {how}",
                          lambda w=which, s=structure: sm4_linear(w, s), *UNARY,
                          {"structure": structure})
             for which in SM4_TRANSFORMS

@@ -184,7 +184,7 @@ def assemble(netlist: MappedNetlist, clock: str, graph: BankGraph, storage_kind:
     nets = _used_nets(netlist)
     ports = [*handshake_in, *handshake_out, *(_port_id(n) for n in inputs),
              *(_port_id(n) for n in outputs)]
-    lines = [f"`timescale 1ns/1ps", f"module {top} ({', '.join(ports)});"]
+    lines = ["`timescale 1ns/1ps", f"module {top} ({', '.join(ports)});"]
     lines += [f"  input {p};" for p in handshake_in] + [f"  output {p};" for p in handshake_out]
     lines += _vector_decls("input", inputs) + _vector_decls("output", outputs)
     lines += [f"  wire n{b};" for b in sorted(nets)]

@@ -189,10 +189,12 @@ def read_instances(netlist: Path, library: PowerLibrary) -> Netlist:
 
 
 def netlist_power(netlist: Netlist, library: PowerLibrary, toggles: dict[str, int],
-                  seconds: float, output_pins: dict[str, set[str]]) -> dict[str, float]:
+                  seconds: float, output_pins: dict[str, set[str]],
+                  wire_caps_f: dict[str, float] | None = None) -> dict[str, float]:
     """mW by kind over a window of ``seconds``: ``toggles`` per net in it; ``output_pins``:
-    cell -> its output pins."""
-    loads: dict[str, float] = {}
+    cell -> its output pins; ``wire_caps_f``: each net's routed wire capacitance (farads),
+    added to its pins' (a layout's SPEF: ``spef_wire_caps``)."""
+    loads: dict[str, float] = {net: cap / library.cap_f for net, cap in (wire_caps_f or {}).items()}
     for cell, _name, pins in netlist.instances:
         outputs = output_pins[cell]
         for pin, net in pins.items():
@@ -224,3 +226,16 @@ def netlist_power(netlist: Netlist, library: PowerLibrary, toggles: dict[str, in
 def _sig(value: float) -> float:
     """Six significant digits (a small block's leakage is nanowatts of a mW figure)."""
     return float(f"{value:.6g}")
+
+
+_RE_SPEF_NET = re.compile(r"^\*D_NET\s+(\S+)\s+([-+0-9.eE]+)", re.MULTILINE)
+_RE_SPEF_CUNIT = re.compile(r"^\*C_UNIT\s+([0-9.]+)\s+(\w+)", re.MULTILINE)
+
+
+def spef_wire_caps(spef: Path) -> dict[str, float]:
+    """Each net's total capacitance in a SPEF (its wires; the pins' are added by the model), in
+    farads: the net's name as the netlist has it (SPEF escapes are taken out)."""
+    text = spef.read_text()
+    unit = _RE_SPEF_CUNIT.search(text)
+    scale = float(unit.group(1)) * _UNIT[unit.group(2).lower()[:-1]] if unit else 1e-12
+    return {name.replace("\\", ""): float(cap) * scale for name, cap in _RE_SPEF_NET.findall(text)}

@@ -51,6 +51,14 @@ DEFAULTS: dict[str, Any] = {
     "random_blocks": 200,
     "stream_blocks": 32,
     "power": True,
+    # Placed and routed (qflow, on the OSU kit of the library: flows/layout.py) before it is
+    # verified and measured: timing, SDF and power then include the routed wires.
+    "layout": False,
+    "density": 0.5,
+    # Input ports held at a constant, {port: value}: {"out_ready": 1} is a consumer that always
+    # takes a result, so a pipeline's stall on it synthesizes away and its stages no longer
+    # wait for the environment (the seed's performance-optimized DES had no back-pressure).
+    "ties": {},
 }
 
 
@@ -63,6 +71,11 @@ def effective(settings: dict[str, Any]) -> dict[str, Any]:
         raise CipherbenchError(f"desync setting granularity={merged['granularity']!r} must be "
                                f"one of {', '.join(GRANULARITIES)}")
     margin = merged["margin"]
+    ties = merged["ties"]
+    if not isinstance(ties, dict) or not all(isinstance(k, str) for k in ties):
+        raise CipherbenchError(f"desync setting ties={ties!r} must map input ports to values")
+    if not isinstance(merged["layout"], bool):
+        raise CipherbenchError(f"desync setting layout={merged['layout']!r} must be true or false")
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not -0.95 <= margin <= 10:
         raise CipherbenchError(f"desync setting margin={margin!r} must be a number from -0.95 to "
                                "10 (0.2: matched delays 20 % longer than STA's figure; below 0 "
@@ -71,12 +84,17 @@ def effective(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def target_label(settings: dict[str, Any], library_name: str) -> str:
-    """desync:LIB:STORAGE:GRANULARITY, with the goal where it is not the area end."""
+    """desync:LIB:STORAGE:GRANULARITY, with the goal where it is not the area end and
+    ``:layout`` where the core was placed and routed."""
     label = f"desync:{library_name}:{settings['storage']}:{settings['granularity']}"
-    return label + ("" if settings["goal"] == "area" else f":{settings['goal']}")
+    label += "" if settings["goal"] == "area" else f":{settings['goal']}"
+    ties = settings.get("ties") or {}
+    label += "".join(f":{port}={value}" for port, value in sorted(ties.items()))
+    return label + (":layout" if settings.get("layout") else "")
 
 
-STUDY_KEYS = ("desync_storage", "desync_granularity", "desync_margin", "desync_goal")
+STUDY_KEYS = ("desync_storage", "desync_granularity", "desync_margin", "desync_goal",
+              "desync_layout", "desync_density", "desync_ties", "desync_jobs")
 
 
 class DesyncFlow:
@@ -86,6 +104,18 @@ class DesyncFlow:
         desync_granularity = ["register", "stage"] # a job per granularity (default register)
         desync_margin = 0.2                        # matched delays' margin over STA
         desync_goal = "speed"                      # the synchronous netlist's synthesis end
+        desync_layout = [false, true]              # a job per: as synthesized, placed and routed
+        desync_density = 0.4                       # placement density of the laid-out jobs
+        desync_ties = [{}, {out_ready = 1}]        # a job per: as it is, the port held
+
+    or, where designs need different variants, ``desync_jobs``: an array of tables, each with
+    the designs it is for and any of the keys above without their prefix:
+
+        [[desync_jobs]]
+        designs = ["des/pipelined"]
+        granularity = "stage"
+        storage = ["flipflop", "latch"]
+        ties = {out_ready = 1}
     """
 
     name = "desync"
@@ -96,6 +126,12 @@ class DesyncFlow:
         settings: dict[str, Any] = {}
         if "desync_margin" in data:
             settings["margin"] = data["desync_margin"]
+        if "desync_density" in data:
+            density = data["desync_density"]
+            if isinstance(density, bool) or not isinstance(density, (int, float)) \
+                    or not 0.05 <= density <= 1:
+                raise CipherbenchError(f"{where}: 'desync_density' must be a number from 0.05 to 1")
+            settings["density"] = float(density)
         if "desync_goal" in data:
             if data["desync_goal"] not in ("area", "speed"):
                 raise CipherbenchError(f"{where}: 'desync_goal' must be \"area\" or \"speed\"")
@@ -104,12 +140,48 @@ class DesyncFlow:
         return settings
 
     def study_variants(self, data: Any, where: str) -> list[dict[str, Any]]:
+        groups = data.get("desync_jobs")
+        if groups is None:
+            return self._variants(data, where)
+        if not isinstance(groups, list) or not all(isinstance(g, dict) for g in groups):
+            raise CipherbenchError(f"{where}: 'desync_jobs' must be an array of tables "
+                                   "([[desync_jobs]])")
+        variants = []
+        for group in groups:
+            designs = group.get("designs")
+            if not isinstance(designs, list) or not designs or \
+                    not all(isinstance(d, str) for d in designs):
+                raise CipherbenchError(f"{where}: each [[desync_jobs]] needs 'designs', a list "
+                                       "of design specs of the study")
+            unknown = sorted(set(group) - {"designs", "storage", "granularity", "layout", "ties"})
+            if unknown:
+                raise CipherbenchError(f"{where}: [[desync_jobs]] has unknown key(s) "
+                                       f"{', '.join(unknown)}; valid: designs, storage, "
+                                       "granularity, layout, ties")
+            keys = {f"desync_{k}": v for k, v in group.items() if k != "designs"}
+            variants += [{**v, "designs": list(designs)} for v in self._variants(keys, where)]
+        return variants
+
+    def _variants(self, data: Any, where: str) -> list[dict[str, Any]]:
         storages = _choices(data, "desync_storage", STORAGE_KINDS, where)
         granularities = _choices(data, "desync_granularity", GRANULARITIES, where)
+        layouts = data.get("desync_layout", [False])
+        layouts = [layouts] if isinstance(layouts, bool) else layouts
+        if not isinstance(layouts, list) or not layouts or \
+                not all(isinstance(v, bool) for v in layouts):
+            raise CipherbenchError(f"{where}: 'desync_layout' must be true, false or a list of them")
+        ties = data.get("desync_ties", [{}])
+        ties = [ties] if isinstance(ties, dict) else ties
+        if not isinstance(ties, list) or not ties or not all(isinstance(t, dict) for t in ties):
+            raise CipherbenchError(f"{where}: 'desync_ties' must be a table of ports and values "
+                                   "(e.g. {{out_ready = 1}}) or a list of them")
         # Only non-default choices are written, so that a default job keeps its cache key.
         return [{**({"storage": s} if s != DEFAULTS["storage"] else {}),
-                 **({"granularity": g} if g != DEFAULTS["granularity"] else {})}
-                for s in storages for g in granularities]
+                 **({"granularity": g} if g != DEFAULTS["granularity"] else {}),
+                 **({"layout": True} if lay else {}),
+                 **({"ties": dict(t)} if t else {})}
+                for s in storages for g in granularities for lay in dict.fromkeys(layouts)
+                for t in ties]
 
     def target_id(self, settings: dict[str, Any]) -> str:
         merged = effective(settings)
@@ -127,12 +199,19 @@ class DesyncFlow:
         design = load_design(design_dir)
         work_dir.mkdir(parents=True, exist_ok=True)
         sta = sta_path()
-        netlist_file, synth_figures = _synchronous_netlist(design_dir, work_dir, merged)
-        built = desynchronize(design.top, design.clock, netlist_file, library, merged, work_dir,
-                              sta)
+        synth_dir = tied_design(design_dir, merged["ties"], work_dir / "tied")
+        tied = load_design(synth_dir)
+        netlist_file, synth_figures = _synchronous_netlist(synth_dir, work_dir, merged)
+        built = desynchronize(tied.top, design.clock, netlist_file, library, merged, work_dir,
+                              sta, reset=design.manifest.get("reset"))
+        layout_figures: dict[str, Any] = {}
+        if merged["layout"]:
+            layout_figures = lay_out(built, library, merged, work_dir, sta)
         from .measure import measure_desync
 
-        measurements, check = measure_desync(design_dir, built, library, merged, work_dir)
+        measurements, check = measure_desync(design_dir, built, library, merged, work_dir,
+                                             reference=(netlist_file, tied.top, design.clock))
+        measurements.update(layout_figures)
         measurements["synchronous_gate_equivalents"] = synth_figures["gate_equivalents"]
         measurements["synchronous_critical_path_ns"] = synth_figures["critical_path_ns"]
         merged.update({"liberty": str(library.source), "liberty_name": library.name,
@@ -147,6 +226,48 @@ class DesyncFlow:
             artifacts={"desync_netlist": str(built["netlist"]), "sdf": str(built["sdf"])},
             check={**check, "netlist": target_label(merged, library.name)},
         )
+
+
+def tied_design(design_dir: Path, ties: dict[str, int], folder: Path) -> Path:
+    """The design folder itself, or, with ``ties``, a copy whose top wraps the design's with
+    those input ports held at their values (Verilog only: synthesis folds the constants)."""
+    if not ties:
+        return design_dir
+    import shutil
+
+    design = load_design(design_dir)
+    manifest = dict(design.manifest)
+    ports = {str(p["name"]): p for p in manifest.get("ports", [])}
+    for name, value in ties.items():
+        port = ports.get(name)
+        if port is None or port.get("dir") != "in" or name == design.clock:
+            raise CipherbenchError(f"desync setting ties: {name!r} is not an input port of "
+                                   f"{design.top} (inputs: {', '.join(p for p, q in ports.items() if q.get('dir') == 'in')})")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2 ** int(port["width"]):
+            raise CipherbenchError(f"desync setting ties: {name} = {value!r} does not fit its "
+                                   f"{port['width']} bits")
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for name in manifest["verilog"]:
+        shutil.copyfile(design_dir / name, folder / name)
+    top = f"{design.top}_tied"
+    kept = [p for name, p in ports.items() if name not in ties]
+    decls = [_port_declaration(p) for p in kept]
+    conns = [f".{p['name']}({p['name']})" for p in kept]
+    conns += [f".{name}({ports[name]['width']}'d{value})" for name, value in ties.items()]
+    (folder / f"{top}.v").write_text(
+        f"module {top} ({', '.join(p['name'] for p in kept)});\n" + "\n".join(decls)
+        + f"\n  {design.top} core ({', '.join(conns)});\nendmodule\n")
+    manifest.update(top=top, verilog=[*manifest["verilog"], f"{top}.v"], ports=kept)
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return folder
+
+
+def _port_declaration(port: dict[str, Any]) -> str:
+    width = int(port["width"])
+    vector = f"[{width - 1}:0] " if width > 1 else ""
+    return f"  {'input' if port['dir'] == 'in' else 'output'} {vector}{port['name']};"
 
 
 def _choices(data: Any, key: str, valid: tuple[str, ...], where: str) -> list[str]:
@@ -179,12 +300,19 @@ def _synchronous_netlist(design_dir: Path, work: Path,
 
 
 def desynchronize(top: str, clock: str, netlist_file: Path, library: Any,
-                  settings: dict[str, Any], work: Path, sta: str) -> dict[str, Any]:
+                  settings: dict[str, Any], work: Path, sta: str,
+                  reset: str | None = None) -> dict[str, Any]:
     """Steps 2-5 of the module docstring up to the SDF: the de-synchronized netlist and what
-    sized it."""
+    sized it.
+
+    ``reset``: the synchronous reset port, which is data to every register that has a reset but
+    no token of the handshake: a register that reads no other input waits for no environment
+    token (a pipeline's later stages). It holds for the reset tokens at the start and is constant
+    after; a register that takes a token late then still takes its reset state, since the reset
+    state with idle inputs is where every register stays (the cycle comparison checks it)."""
     cells = CellSet.of(library)
     netlist = read_mapped_netlist(netlist_file, top, library, work)
-    deps = dependencies(netlist, frozenset({clock}))
+    deps = dependencies(netlist, frozenset({clock, *([reset] if reset else [])}))
     groups = group_registers(netlist, deps, settings["granularity"])
     graph = bank_graph(netlist, deps, groups)
     _check_reachable(graph)
@@ -237,6 +365,33 @@ def desynchronize(top: str, clock: str, netlist_file: Path, library: Any,
             "paths_ps": paths, "stages": stages, "pulse_stages": pulse_stages, "fit": fit,
             "timing": timing, "registers": len({ff.register for ff in netlist.flipflops}),
             "flipflops": len(netlist.flipflops)}
+
+
+def lay_out(built: dict[str, Any], library: Any, settings: dict[str, Any], work: Path,
+            sta: str) -> dict[str, Any]:
+    """Place and route the de-synchronized netlist as it is (flows/layout.py), then time it with
+    the routed wires: ``built`` then names the routed netlist and its SDF, so that the timed
+    verification and every measurement are of the layout. The matched delays were sized
+    before routing; the routed wires load data paths and delay lines alike, and the timed
+    simulation says whether the margin still covers them."""
+    from ..layout import place_and_route
+    from ..libraries import KITS
+
+    tech = next((name for name, kit in KITS.items()
+                 if library.source.name.startswith(name.replace("osu050", "osu05"))), None)
+    if tech is None:
+        raise CipherbenchError(f"desync setting layout=true places and routes with qflow on the "
+                               f"OSU kits ({', '.join(KITS)}), not {library.name}")
+    density = float(settings["density"])
+    placed = place_and_route(built["assembled"].top, Path(built["netlist"]), library, tech,
+                             work, density)
+    sdf = write_sdf(library, placed.netlist, built["assembled"].top, work / "desync_routed.sdf",
+                    sta, spef=placed.spef)
+    drop_shared_pin_arcs(sdf, placed.netlist)
+    built.update(netlist=placed.netlist, sdf=sdf, spef=placed.spef)
+    return {**placed.figures, "layout_density": density,
+            "utilization_pct": round(100.0 * sum(built["assembled"].area_um2.values())
+                                     / placed.figures["die_area_um2"], 1)}
 
 
 def _tree_levels(loads: int) -> int:

@@ -35,9 +35,11 @@ METHOD = "timed gate-level simulation (OpenSTA SDF, Icarus)"
 
 
 def measure_desync(design_dir: Path, built: dict[str, Any], library: Any,
-                   settings: dict[str, Any], work: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+                   settings: dict[str, Any], work: Path,
+                   reference: tuple[Path, str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The core's figures, and the record of its timed verification (as provenance keeps a
-    netlist's check: jobs/netlist_check.py)."""
+    netlist's check: jobs/netlist_check.py). ``reference``: (netlist, top, clock) of the
+    synchronous netlist the core was made from."""
     from ...spec import parse
     from ...verify.designs import verify_design
 
@@ -45,7 +47,8 @@ def measure_desync(design_dir: Path, built: dict[str, Any], library: Any,
     spec = parse(manifest["canonical"])
     assembled = built["assembled"]
     sim = TimedSimulator(design_dir, library, built["netlist"], assembled.top, built["sdf"],
-                         assembled.data_inputs, assembled.data_outputs, work / "timed")
+                         assembled.data_inputs, assembled.data_outputs, work / "timed",
+                         reference=reference, ties=settings.get("ties") or {})
     report = verify_design(spec, design_dir, simulator=sim,
                            random_blocks=int(settings["random_blocks"]), key_change_blocks=8,
                            constant_time_keys=2,
@@ -110,9 +113,25 @@ def _time(replay: Replay, cycle: int) -> float:
 
 def _stream(sim: TimedSimulator, spec: Any, manifest: dict[str, Any],
             blocks: int) -> dict[str, Any]:
+    """The stream with a streaming environment (the core's own rate: ``fmax_mhz``,
+    ``throughput_stream_mbps``), and again with a reactive one (``throughput_reactive_mbps``:
+    what an environment that reads each cycle's outputs before its next inputs gets); latency
+    from the reactive run, where the first block meets an idle core and an environment that
+    waits for it."""
     block_bits = int(manifest["block_bits"])
     ops = stream_ops(spec, block_bits // 8, blocks)
-    trace = sim.run(ops)
+    figures = _stream_run(sim, ops, block_bits, "stream")
+    reactive = _stream_run(sim, ops, block_bits, "reactive")
+    figures["latency_stream_ns"] = figures["latency_ns"]
+    figures["latency_ns"] = reactive["latency_ns"]
+    figures["throughput_reactive_mbps"] = reactive["throughput_stream_mbps"]
+    figures["cycle_reactive_ns"] = reactive["cycle_ns"]
+    return figures
+
+
+def _stream_run(sim: TimedSimulator, ops: list[Op], block_bits: int,
+                environment: str) -> dict[str, Any]:
+    trace = sim.run(ops, environment=environment)
     replay = sim.replays[-1]
     block_ops = [i for i, op in enumerate(ops) if isinstance(op, BlockOp)]
     first, last = block_ops[0], block_ops[-1]
@@ -135,6 +154,7 @@ def _stream(sim: TimedSimulator, spec: Any, manifest: dict[str, Any],
         "critical_path_ns": round(cycle_ps / 1000.0, 4),
         "stream_blocks": len(block_ops),
     }
+
 
 
 def _chained(sim: TimedSimulator, spec: Any, manifest: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from ...errors import CipherbenchError, ToolFailed
 from .measure import IDLE_BLOCKS, steady_window, stream_ops
-from .replay import RESET_CYCLES, TimedSimulator
+from .replay import TimedSimulator
 
 
 
@@ -30,15 +30,17 @@ def desync_power(sim: TimedSimulator, spec: Any, manifest: dict[str, Any], built
                  library: Any, work: Path) -> dict[str, Any]:
     block_bits = int(manifest["block_bits"])
     ops = stream_ops(spec, block_bits // 8, IDLE_BLOCKS)
-    probe = sim.run(ops)
+    # The streaming environment: the core busy at its own rate (measure.py).
+    probe = sim.run(ops, environment="stream")
     start, end = steady_window(probe, ops)
-    trace = sim.run(ops, vcd_window=(start, end))
+    sim.run(ops, vcd_window=(start, end), environment="stream")
     replay = sim.replays[-1]
     t0, t1 = replay.times_ps[start], replay.times_ps[end]
     busy = _window_power(replay.vcd, t0, t1, end - start, built, library, work, "busy")
     # The same burst, then idle as long as it took: the mean over both.
     idle_ps = t1 - t0
-    sim.run(ops, vcd_window=(start, end + 1), idle_after=end, idle_ns=idle_ps / 1000.0)
+    sim.run(ops, vcd_window=(start, end + 1), idle_after=end, idle_ns=idle_ps / 1000.0,
+            environment="stream")
     idle_replay = sim.replays[-1]
     both = _window_power(idle_replay.vcd, idle_replay.times_ps[start],
                          idle_replay.times_ps[start] + 2 * idle_ps, end - start, built,
@@ -60,14 +62,15 @@ def _window_power(vcd: Path | None, t0_ps: float, t1_ps: float, cycles: int,
     rates = net_activity(vcd, t0_ps, t1_ps)
     if not rates:
         raise CipherbenchError("no net changed in the timed simulation's power window")
-    from .energy import power_library, read_instances, netlist_power
+    from .energy import netlist_power, power_library, read_instances, spef_wire_caps
 
     volts = _kit_volts(library)
     lib_power = power_library(library.path, volts)
     instances = read_instances(Path(built["netlist"]), lib_power)
     outputs = {name: {p.name for p in cell.outputs()} for name, cell in library.cells.items()}
     toggles = {net: count for net, (count, _duty) in rates.items()}
-    return netlist_power(instances, lib_power, toggles, (t1_ps - t0_ps) * 1e-12, outputs)
+    wires = spef_wire_caps(Path(built["spef"])) if built.get("spef") else None
+    return netlist_power(instances, lib_power, toggles, (t1_ps - t0_ps) * 1e-12, outputs, wires)
 
 
 def _kit_volts(library: Any) -> float | None:

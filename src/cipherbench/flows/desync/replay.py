@@ -34,7 +34,7 @@ from ...errors import CipherbenchError, ToolFailed
 from ...verify.sim import BlockOp, ChainOp, Op, SimTrace, Simulator
 from ..liberty import Liberty
 from .controllers import ENV_ACK, ENV_REQ, OUT_ACK, OUT_REQ, RESET
-from .timed_sim import compile_timed, run_timed
+from .timed_sim import compile_timed
 
 TB_TOP = "tb_desync"
 RESET_NS = 20.0
@@ -62,12 +62,19 @@ class TimedSimulator:
 
     def __init__(self, design_dir: Path, library: Liberty, netlist: Path, top: str, sdf: Path,
                  inputs: dict[str, int], outputs: dict[str, int], work: Path,
-                 fail_fast: bool = True) -> None:
+                 reference: tuple[Path, str, str], fail_fast: bool = True,
+                 ties: dict[str, int] | None = None) -> None:
+        """``reference``: (netlist, top, clock) of the synchronous netlist the core was made
+        from, whose zero-delay simulation gives the expected outputs; ``ties``: ports held at
+        values in it, which the design testbench must drive at them after reset (it drives every
+        input port; the core has no such port)."""
         self.design_dir = Path(design_dir)
         self.library, self.netlist, self.top, self.sdf = library, netlist, top, sdf
         self.inputs, self.outputs = inputs, outputs
         self.work = work
         self.fail_fast = fail_fast
+        self.reference = reference
+        self.ties = dict(ties or {})
         self.work.mkdir(parents=True, exist_ok=True)
         manifest = json.loads((self.design_dir / "manifest.json").read_text())
         if manifest.get("simulation"):
@@ -75,48 +82,66 @@ class TimedSimulator:
                                    "(keys=loaded, a designer's own core) is not supported")
         self.manifest = manifest
         self.rtl = Simulator(_port_traced_copy(self.design_dir, work / "rtl"), trace=True)
-        self._vvp: Path | None = None
+        self._session: TimedSession | None = None
         self._reference: Path | None = None
         self.replays: list[Replay] = []  # every run, for the measurements
+        self.vcd = work / "desync.vcd"  # every run's power window, at its own times
 
-    def build(self) -> Path:
-        if self._vvp is None:
+    def build(self) -> TimedSession:
+        """Compile both simulations and start the timed one: Icarus annotates a large netlist's
+        SDF slowly (45 s for a 16-round DES pipeline), so one simulator process serves every
+        run of this core (``TimedSession``)."""
+        if self._session is None:
             self.rtl.build()
             testbench = self.work / f"{TB_TOP}.v"
             testbench.write_text(testbench_verilog(self.top, self.inputs, self.outputs, self.sdf))
-            self._vvp = compile_timed(self.library, self.netlist, testbench, TB_TOP, self.work)
-            self._reference = compile_reference(self.design_dir, self.manifest, self.inputs,
+            vvp = compile_timed(self.library, self.netlist, testbench, TB_TOP, self.work)
+            netlist, top, clock = self.reference
+            self._reference = compile_reference(self.library, netlist, top, clock, self.inputs,
                                                 self.outputs, self.work)
-        return self._vvp
+            self._session = TimedSession(vvp, self.work, self.vcd)
+        return self._session
+
+    def _check_ties(self, record: list[dict[str, int]]) -> None:
+        for cycle, row in enumerate(record[RESET_CYCLES:], start=RESET_CYCLES):
+            for port, value in self.ties.items():
+                if row[port] != value:
+                    raise CipherbenchError(
+                        f"the design testbench drove {port} = {row[port]} in cycle {cycle}, but "
+                        f"the de-synchronized core holds it at {value}: these operations need "
+                        f"the port")
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
 
     def run(self, ops: Sequence[Op], *, timeout_cycles: int = 100_000,
             vcd_window: tuple[int, int] | None = None, idle_after: int | None = None,
-            idle_ns: float = 0.0, **_: object) -> SimTrace:
+            idle_ns: float = 0.0, environment: str = "reactive", **_: object) -> SimTrace:
         """The ops through the RTL (for each cycle's inputs), then through the timed netlist.
         ``vcd_window``: dump every net's changes from the start of the first cycle given to
         the end of the second (for power); ``idle_after``/``idle_ns``: after that cycle's
-        outputs, offer nothing for that long (the core idles)."""
-        vvp = self.build()
+        outputs, offer nothing for that long (the core idles); ``environment``: see
+        ``ENVIRONMENTS`` (the replay is the same sequence either way: a de-synchronized core's
+        values do not depend on when tokens come)."""
+        session = self.build()
         ops = list(ops)
         with tempfile.TemporaryDirectory(prefix="desync-replay-", dir=self.work) as tmp:
             folder = Path(tmp)
             vcd = folder / "rtl.vcd"
             trace = self.rtl.run(ops, timeout_cycles=timeout_cycles, vcd=vcd)
-            record = read_port_cycles(vcd, [*self.inputs, *self.outputs])
+            record = read_port_cycles(vcd, [*self.inputs, *self.outputs, *self.ties])
+            self._check_ties(record)
             cycles = len(record)
             stim = folder / "stim.hex"
             stim.write_text("".join(_pack(row, self.inputs) + "\n" for row in record))
             out = folder / "out.txt"
-            args = [f"+stim={stim}", f"+out={out}", f"+cycles={cycles}"]
-            dump = None
-            if vcd_window is not None:
-                dump = self.work / f"desync_{len(self.replays)}.vcd"
-                args += [f"+vcd={dump}", f"+vcd_from={vcd_window[0]}", f"+vcd_to={vcd_window[1]}"]
-            if idle_after is not None:
-                args += [f"+idle_after={idle_after}", f"+idle_ps={int(idle_ns * 1000)}"]
-            log = run_timed(vvp, args, folder, "replay")
-            replay = read_replay(out, self.outputs, log)
-            replay.vcd = dump
+            window = vcd_window if vcd_window is not None else (-1, -1)
+            status = session.run(stim, out, cycles, -1 if idle_after is None else idle_after,
+                                 int(idle_ns * 1000), window, environment)
+            replay = read_replay(out, self.outputs, status)
+            replay.vcd = self.vcd if vcd_window is not None else None
             expected = folder / "expected.txt"
             assert self._reference is not None
             reference_log = run_reference(self._reference, stim, expected, cycles, folder)
@@ -130,6 +155,124 @@ class TimedSimulator:
                 f"simulation: {replay.mismatches[0]} ({len(replay.mismatches)} cycles differ; "
                 f"a matched delay too short, or a race)")
         return timed_trace(trace, replay, ops, self.manifest)
+
+
+class TimedSession:
+    """One Icarus process running the environment testbench as a server: each run is a command
+    on a FIFO (the stimulus file, the output file, cycles, idling, the VCD window); the run is
+    over when its output file ends in "END t" (or "HANG at cycle c"). The core is reset before
+    every run. The VCD, when one is asked for, is one file for the whole session.
+
+    Answers come back through the output file, not a second FIFO: Icarus 11's $fflush does not
+    flush a FIFO it writes, so nothing would arrive before it closed the file."""
+
+    def __init__(self, vvp: Path, work: Path, vcd: Path) -> None:
+        import os
+        import subprocess
+
+        from .timed_sim import sim_tools
+
+        self.work = work
+        self.control = work / "control.fifo"
+        self.control.unlink(missing_ok=True)
+        os.mkfifo(self.control)
+        self.log = work / "timed_session.log"
+        self._log_handle = open(self.log, "w")
+        self.process = subprocess.Popen(
+            [sim_tools().vvp, "-n", str(vvp), f"+ctl={self.control}", f"+vcd={vcd}"],
+            cwd=work, stdout=self._log_handle, stderr=subprocess.STDOUT)
+        self._control = self._open_control()
+
+    def _open_control(self):  # type: ignore[no-untyped-def]
+        """The command FIFO, once the simulator has opened its end (after annotating the SDF,
+        which takes a while): a writer cannot open a FIFO nobody reads yet."""
+        import os
+        import time
+
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while True:
+            try:
+                fd = os.open(self.control, os.O_WRONLY | os.O_NONBLOCK)
+                os.set_blocking(fd, True)
+                return os.fdopen(fd, "w")
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.close()
+                    raise ToolFailed(f"the timed simulation did not start (log: {self.log})")
+                time.sleep(0.05)
+
+    def run(self, stim: Path, out: Path, cycles: int, idle_after: int, idle_ps: int,
+            window: tuple[int, int], environment: str = "reactive") -> str:
+        """Run one program; its last line: "END t" or "HANG at cycle c". ``environment``:
+        "reactive" or "stream" (``ENVIRONMENTS``)."""
+        import time
+
+        out.unlink(missing_ok=True)
+        mode = ENVIRONMENTS.index(environment)
+        self._control.write(f"R {stim} {out} {cycles} {idle_after} {idle_ps} {window[0]} "
+                            f"{window[1]} {mode}\n")
+        self._control.flush()
+        deadline = time.monotonic() + RUN_TIMEOUT_S + cycles * CYCLE_TIMEOUT_S
+        pause = 0.01
+        while True:
+            last = _last_line(out)
+            if last is not None and _RE_FINAL.match(last):
+                self._check_annotation()
+                return last
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.close()
+                raise ToolFailed(f"the timed simulation gave no answer (log: {self.log})")
+            time.sleep(pause)
+            pause = min(0.5, pause * 1.5)
+
+    def _check_annotation(self) -> None:
+        # An SDF that did not annotate leaves the netlist on zero delays: nothing is proven.
+        text = self.log.read_text(errors="replace")
+        problem = next((ln for ln in text.splitlines()
+                        if "SDF" in ln and ("ERROR" in ln or "Unable" in ln)), None)
+        if problem:
+            self.close()
+            raise ToolFailed(f"SDF not annotated: {problem.strip()} (log: {self.log})")
+
+    def close(self) -> None:
+        import subprocess
+
+        try:
+            if self.process.poll() is None and not self._control.closed:
+                self._control.write("Q - - 0 0 0 0 0 0\n")
+                self._control.flush()
+                self._control.close()
+                self.process.wait(timeout=30)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+            self._log_handle.close()
+
+
+_RE_FINAL = re.compile(r"^(END \d+|HANG at cycle \d+)$")
+
+
+def _last_line(path: Path) -> str | None:
+    """The file's last complete line, or None while it is missing or mid-line."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.endswith(b"\n"):
+        return None
+    return data.rstrip(b"\n").rsplit(b"\n", 1)[-1].decode(errors="replace")
+
+
+# How the environment offers tokens (testbench_verilog): "reactive" reads a cycle's outputs
+# before it offers the next inputs, as a synchronous testbench does before its next edge;
+# "stream" has every input ready and takes every output at once, each side at its own pace.
+ENVIRONMENTS = ("reactive", "stream")
+STARTUP_TIMEOUT_S = 3600
+RUN_TIMEOUT_S = 60
+CYCLE_TIMEOUT_S = 1.0
 
 
 def _port_traced_copy(design_dir: Path, folder: Path) -> Path:
@@ -215,6 +358,7 @@ _RE_END = re.compile(r"^END (\d+)$", re.MULTILINE)
 
 
 def read_replay(path: Path, outputs: dict[str, int], log: str) -> Replay:
+    """The outputs a run wrote; ``log`` is its answer or log, which names a hang."""
     text = path.read_text() if path.is_file() else ""
     rows, times = [], []
     for match in _RE_OUT.finditer(text):
@@ -234,19 +378,23 @@ def read_replay(path: Path, outputs: dict[str, int], log: str) -> Replay:
 
 
 def compare(reference: Replay, replay: Replay, outputs: dict[str, int]) -> list[str]:
-    """Cycles where the de-synchronized core's outputs differ from the synchronous core's:
-    a known bit of another value, or an unknown interface flag once reset is over."""
+    """Cycles after reset where the de-synchronized core's outputs differ from the synchronous
+    core's: an interface flag (``FLAGS``) of another value or unknown, or, where the core says
+    its output is valid, a data bit of another value or unknown. Registers without a reset hold
+    whatever an earlier run left in them until written (one simulator serves every run), as the
+    synchronous core's hold their initial values: neither is part of the protocol, so data is
+    compared where ``out_valid`` says it counts, and everything else from the end of reset."""
     problems = []
     for cycle, (want, got) in enumerate(zip(reference.outputs, replay.outputs)):
-        for name, width in outputs.items():
-            bits = got[name]
-            expected = want[name]
-            wrong = [i for i, (g, e) in enumerate(zip(bits, expected))
-                     if g in "01" and e in "01" and g != e]
-            unknown = "x" in bits or "z" in bits
-            if wrong or (unknown and cycle > RESET_CYCLES and name in FLAGS):
-                problems.append(f"cycle {cycle}: {name} = {bits}, the synchronous core had "
-                                f"{expected}")
+        if cycle < RESET_CYCLES:
+            continue
+        valid = want.get("out_valid", "1") == "1"
+        for name in outputs:
+            if name not in FLAGS and not valid:
+                continue
+            if got[name] != want[name]:
+                problems.append(f"cycle {cycle}: {name} = {got[name]}, the synchronous core had "
+                                f"{want[name]}")
                 break
     if len(replay.outputs) != len(reference.outputs):
         problems.append(f"{len(replay.outputs)} cycles answered of {len(reference.outputs)}")
@@ -281,14 +429,16 @@ def timed_trace(sync: SimTrace, replay: Replay, ops: list[Op], manifest: dict) -
 # ---- the synchronous reference ----------------------------------------------------------------
 
 
-def compile_reference(design_dir: Path, manifest: dict, inputs: dict[str, int],
-                      outputs: dict[str, int], work: Path) -> Path:
-    """The design's RTL with a clocked testbench reading the same inputs, zero-delay (Icarus):
-    each cycle's outputs as the synchronous core gives them, Mealy outputs included."""
+def compile_reference(library: Liberty, netlist: Path, top: str, clock: str,
+                      inputs: dict[str, int], outputs: dict[str, int], work: Path) -> Path:
+    """The synchronous mapped netlist the core was made from, with the library's cell models and a
+    clocked testbench reading the same inputs, zero delay (Icarus): each cycle's outputs as the
+    synchronous core gives them, Mealy outputs included. (The mapped netlist rather than the
+    RTL: it is what was de-synchronized, and Icarus cannot read every construct Yosys writes
+    into the RTL's Verilog.)"""
     from ...tools import run_tool
-    from .timed_sim import sim_tools
+    from .timed_sim import cell_models, sim_tools
 
-    clock = str(manifest["clock"])
     conns = _connections(inputs, outputs)
     in_width, out_width = sum(inputs.values()), sum(outputs.values())
     text = f"""`timescale 1ns/1ps
@@ -298,7 +448,7 @@ module tb_sync;
   wire [{out_width - 1}:0] out_vec;
   reg [8*512-1:0] stim_file, out_file;
   integer cycles, c, fd, sfd, got;
-  {manifest["top"]} dut (.{clock}(clk), {conns});
+  {top} dut (.{clock}(clk), {conns});
   initial begin
     if (!$value$plusargs("stim=%s", stim_file)) $fatal(1, "no +stim");
     if (!$value$plusargs("out=%s", out_file)) $fatal(1, "no +out");
@@ -321,10 +471,9 @@ endmodule
     testbench = work / "tb_sync.v"
     testbench.write_text(text)
     binary = work / "tb_sync.vvp"
-    sources = [str(design_dir / name) for name in manifest["verilog"]]
-    run_tool([sim_tools().iverilog, "-g2005", "-s", "tb_sync", "-o", str(binary), *sources,
-              str(testbench)], cwd=work, log_path=work / "tb_sync_iverilog.log",
-             timeout_s=600)
+    run_tool([sim_tools().iverilog, "-g2005", "-s", "tb_sync", "-o", str(binary),
+              str(cell_models(library)), str(netlist), str(testbench)], cwd=work,
+             log_path=work / "tb_sync_iverilog.log", timeout_s=600)
     return binary
 
 
@@ -353,9 +502,11 @@ def _connections(inputs: dict[str, int], outputs: dict[str, int]) -> str:
 
 
 def testbench_verilog(top: str, inputs: dict[str, int], outputs: dict[str, int], sdf: Path) -> str:
-    """The environment of the de-synchronized core (module docstring), reading its inputs per
-    cycle from ``+stim`` (one hex word a line, ports in ``inputs``' order, first in the MSBs) and
-    writing each cycle's outputs and time to ``+out``."""
+    """The environment of the de-synchronized core (module docstring), as a server
+    (``TimedSession``): each command ``R stim out cycles idle_after idle_ps vcd_from vcd_to``
+    resets the core, reads its inputs per cycle from ``stim`` (one hex word a line, ports in
+    ``inputs``' order, the first in the MSBs), writes each cycle's outputs and time (ps) to
+    ``out`` and last "END t" (or "HANG at cycle c"); ``Q`` ends it."""
     in_width = sum(inputs.values())
     out_width = sum(outputs.values())
     conns = _connections(inputs, outputs)
@@ -367,58 +518,102 @@ module {TB_TOP};
   wire env_ack, out_req;
   reg [{in_width - 1}:0] in_vec;
   wire [{out_width - 1}:0] out_vec;
-  reg [8*512-1:0] stim_file, out_file, vcd_file;
-  integer cycles, c, fd, sfd, got, vcd_from, vcd_to, idle_after;
-  integer idle_ps;
+  reg [8*512-1:0] ctl_file, vcd_file, cmd, stim_file, out_file;
+  integer ctl, fd, sfd, got, cycles, c, k, vcd_from, vcd_to, idle_after, idle_ps, mode;
+  integer running, hung, dumping;
   real last_progress;
   {top} dut ({hs}, {conns});
   initial begin
     $sdf_annotate("{sdf}", dut);
-    if (!$value$plusargs("stim=%s", stim_file)) $fatal(1, "no +stim");
-    if (!$value$plusargs("out=%s", out_file)) $fatal(1, "no +out");
-    if (!$value$plusargs("cycles=%d", cycles)) $fatal(1, "no +cycles");
-    if (!$value$plusargs("vcd_from=%d", vcd_from)) vcd_from = -1;
-    if (!$value$plusargs("vcd_to=%d", vcd_to)) vcd_to = -1;
-    if (!$value$plusargs("idle_after=%d", idle_after)) idle_after = -1;
-    if (!$value$plusargs("idle_ps=%d", idle_ps)) idle_ps = 0;
+    arst = 1; env_req = 0; out_ack = 0; in_vec = 0; running = 0; dumping = 0;
+    if (!$value$plusargs("ctl=%s", ctl_file)) $fatal(1, "no +ctl");
     if ($value$plusargs("vcd=%s", vcd_file)) begin
-      $dumpfile(vcd_file); $dumpvars(0, dut); $dumpoff;
+      $dumpfile(vcd_file); $dumpvars(0, dut); $dumpoff; dumping = 1;
     end
-    sfd = $fopen(stim_file, "r");
-    fd = $fopen(out_file, "w");
-    got = $fscanf(sfd, "%h\\n", in_vec);
-    arst = 1; out_ack = 0; env_req = 1; last_progress = 0;
-    #{RESET_NS}; arst = 0;
-    for (c = 0; c < cycles; c = c + 1) begin
-      if (c == vcd_from) $dumpon;
-      wait (out_req === 1'b1);
-      $fwrite(fd, "O %0d %0d %b\\n", c, $rtoi($realtime * 1000), out_vec);
-      last_progress = $realtime;
-      out_ack = 1;
-      wait (env_ack === 1'b1);
-      env_req = 0;
-      wait (out_req === 1'b0);
-      out_ack = 0;
-      wait (env_ack === 1'b0);
-      if (c == vcd_to) $dumpoff;
-      if (c == idle_after) begin
-        last_progress = $realtime + idle_ps / 1000.0;  // idling is no hang
-        #(idle_ps / 1000.0);
+    ctl = $fopen(ctl_file, "r");
+    forever begin
+      // No trailing newline in the format: scanf's whitespace directive would wait for the
+      // next command's first character before this one could run.
+      got = $fscanf(ctl, "%s %s %s %d %d %d %d %d %d", cmd, stim_file, out_file, cycles,
+                    idle_after, idle_ps, vcd_from, vcd_to, mode);
+      if (got != 9 || cmd == "Q") $finish;
+      hung = 0;
+      sfd = $fopen(stim_file, "r");
+      fd = $fopen(out_file, "w");
+      got = $fscanf(sfd, "%h\\n", in_vec);
+      arst = 1; out_ack = 0; env_req = 1;
+      #{RESET_NS};
+      arst = 0; last_progress = $realtime; running = 1;
+      begin : run_cycles
+        if (mode == 0) begin
+          // Reactive: the outputs of a cycle are read before the next inputs are offered, as
+          // a synchronous testbench reads them before its next clock edge.
+          for (c = 0; c < cycles; c = c + 1) begin
+            if (c == vcd_from && dumping) $dumpon;
+            wait (out_req === 1'b1);
+            $fwrite(fd, "O %0d %0d %b\\n", c, $rtoi($realtime * 1000), out_vec);
+            last_progress = $realtime;
+            out_ack = 1;
+            wait (env_ack === 1'b1);
+            env_req = 0;
+            wait (out_req === 1'b0);
+            out_ack = 0;
+            wait (env_ack === 1'b0);
+            if (c == vcd_to && dumping) $dumpoff;
+            if (c == idle_after) begin
+              last_progress = $realtime + idle_ps / 1000.0;  // idling is no hang
+              #(idle_ps / 1000.0);
+            end
+            if (c + 1 < cycles) begin
+              got = $fscanf(sfd, "%h\\n", in_vec);
+              #{SETUP_NS};
+              env_req = 1;
+            end
+          end
+        end else begin
+          // Streaming: a source that has every input token ready and a sink that takes every
+          // output at once, each at its own pace (the core's own rate).
+          fork
+            begin : source
+              for (k = 0; k < cycles; k = k + 1) begin
+                wait (env_ack === 1'b1);
+                env_req = 0;
+                wait (env_ack === 1'b0);
+                if (k == idle_after) #(idle_ps / 1000.0);
+                if (k + 1 < cycles) begin
+                  got = $fscanf(sfd, "%h\\n", in_vec);
+                  #{SETUP_NS};
+                  env_req = 1;
+                end
+              end
+            end
+            begin : sink
+              for (c = 0; c < cycles; c = c + 1) begin
+                if (c == vcd_from && dumping) $dumpon;
+                wait (out_req === 1'b1);
+                $fwrite(fd, "O %0d %0d %b\\n", c, $rtoi($realtime * 1000), out_vec);
+                last_progress = $realtime;
+                if (c == idle_after) last_progress = $realtime + idle_ps / 1000.0;
+                out_ack = 1;
+                wait (out_req === 1'b0);
+                out_ack = 0;
+                if (c == vcd_to && dumping) $dumpoff;
+              end
+            end
+          join
+        end
       end
-      if (c + 1 < cycles) begin
-        got = $fscanf(sfd, "%h\\n", in_vec);
-        #{SETUP_NS};
-        env_req = 1;
-      end
+      running = 0;
+      if (dumping) $dumpoff;
+      if (hung) $fwrite(fd, "HANG at cycle %0d\\n", c);
+      else $fwrite(fd, "END %0d\\n", $rtoi($realtime * 1000));
+      $fclose(sfd);
+      $fclose(fd);
     end
-    $fwrite(fd, "END %0d\\n", $rtoi($realtime * 1000));
-    $fclose(fd);
-    $finish;
   end
-  always #{HANG_NS / 4} if ($realtime - last_progress > {HANG_NS} && $realtime > {RESET_NS}) begin
-    $display("HANG at cycle %0d", c);
-    $fclose(fd);
-    $finish;
+  always #{HANG_NS / 4} if (running && $realtime - last_progress > {HANG_NS}) begin
+    hung = 1;
+    disable run_cycles;
   end
 endmodule
 """

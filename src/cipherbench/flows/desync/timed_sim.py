@@ -68,9 +68,13 @@ def _load(library: Liberty, netlist: Path, top: str) -> str:
             f"  read_verilog {{{netlist}}}\n  link_design {{{top}}}")
 
 
-def write_sdf(library: Liberty, netlist: Path, top: str, sdf: Path, sta: str) -> Path:
-    """The netlist's cell delays (for its own loads, the Liberty's wire-load model) as SDF."""
-    script = f"{_load(library, netlist, top)}\n  write_sdf -divider / -digits 4 {{{sdf}}}"
+def write_sdf(library: Liberty, netlist: Path, top: str, sdf: Path, sta: str,
+              spef: Path | None = None) -> Path:
+    """The netlist's cell delays as SDF: for its own loads and the Liberty's wire-load model,
+    or, with ``spef``, for its routed wires' parasitics (wire delays included)."""
+    parasitics = f"\n  read_spef {{{spef}}}" if spef is not None else ""
+    script = (f"{_load(library, netlist, top)}{parasitics}\n"
+              f"  write_sdf -divider / -digits 4 {{{sdf}}}")
     _run_sta(script, sdf.parent, f"{sdf.stem}_sdf", sta)
     sdf.write_text(typical_from_max(fill_loop_arcs(sdf.read_text())))
     return sdf
