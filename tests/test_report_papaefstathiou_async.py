@@ -122,7 +122,7 @@ def test_table_10_at_the_seed_node_beside_ours_with_ratios() -> None:
     ao, fgp, po_f, po_l, last = rows
     assert [r["published design"] for r in (ao, fgp, po_f, po_l)] == [
         "Table 10: AO DES", "Table 10: FGP DES", "Table 10: PO DES(F)", "Table 10: PO DES(L)"]
-    assert ao["our core"] == "des/iterative" and ao["storage, granularity"] == "latch, register"
+    assert ao["our core"] == "des/iterative" and ao["storage, granularity, ties"] == "latch, register"
     assert ao["library (node)"] == "osu018_stdcells (0.18 um)"
     assert ao["ours: stage"] == "synthesis"
     # AO: 16 x 6 ns = 96 ns against 138; 0.667 Gbps against 7.42; 4 mW against 23.76;
@@ -191,6 +191,35 @@ def test_library_storage_granularity_and_goal_from_the_target_id_alone() -> None
     [ours] = papa_async.async_rows([row])
     assert (ours.storage, ours.granularity, ours.goal, ours.seed_label) == (
         "flipflop", "stage", "speed", "-")  # an iterative core per stage: none of the seed's
+
+
+def _tied(row: Result) -> Result:
+    """The same core with out_ready held at 1, as the flow names and stores it."""
+    row.target += ":out_ready=1"
+    row.settings = {**row.settings, "ties": {"out_ready": 1}}
+    return row
+
+
+def test_a_core_with_tied_ports_is_its_own_row_and_pairs_with_its_tied_twin() -> None:
+    rows = _rows()
+    po_f, po_l = (_tied(_rows()[i]) for i in (2, 3))
+    po_f.measurements["throughput_reactive_mbps"] = 12_800.0
+    [table] = papa_async.cores_tables([*rows, po_f, po_l])
+    tied = [r for r in _table_rows(table) if r["tied ports"] == "out_ready=1"]
+    assert [(r["seed's design"], r["storage"]) for r in tied] == [("PO(F)", "flipflop"),
+                                                                  ("PO(L)", "latch")]
+    assert tied[0]["reactive (Gbps)"] == "12.80"
+    # the latch finding pairs each latch core with its own flip-flop twin, tied or not
+    judged = papa_async.judge_latch([*rows, po_f, po_l], OSU)
+    assert [j.cores for j in judged] == ["des/pipelined", "des/pipelined (out_ready=1)"]
+    assert len(papa_async.judge_latch([*rows[:3], po_l], OSU)) == 1  # no tied flip-flop twin
+    # read from the target id alone as well
+    po_f.settings = {k: v for k, v in po_f.settings.items() if k != "ties"}
+    [ours] = papa_async.async_rows([po_f])
+    assert ours.ties == (("out_ready", "1"),) and ours.variant == "flipflop, stage, out_ready=1"
+    # its synchronous counterpart: the untied core of the same design
+    assert papa_async.counterpart(ours, papa_async.sync_rows(rows, OSU)).result.design == (
+        "des/pipelined")
 
 
 # --- the idle experiment ------------------------------------------------------------------------

@@ -112,10 +112,11 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 
 def _target_settings(result: Result) -> dict[str, Any]:
-    """Library, storage, granularity, goal and whether placed, from the settings, else from the
-    target id ``desync:LIB:STORAGE:GRANULARITY[:speed][:layout]``."""
+    """Library, storage, granularity, goal, tied ports and whether placed, from the settings,
+    else from the target id ``desync:LIB:STORAGE:GRANULARITY[:speed][:PORT=VALUE...][:layout]``."""
     parts = result.target.split(":")
     extras = parts[4:]
+    ties = dict(extra.split("=", 1) for extra in extras if "=" in extra)
     found: dict[str, Any] = {
         "library": parts[1] if len(parts) > 1 else None,
         "storage": parts[2] if len(parts) > 2 else None,
@@ -128,6 +129,7 @@ def _target_settings(result: Result) -> dict[str, Any]:
         if settings.get(key):
             found[key] = str(settings[key])
     found["placed"] = "layout" in extras or bool(settings.get("layout"))
+    found["ties"] = {str(k): str(v) for k, v in (settings.get("ties") or ties).items()}
     return found
 
 
@@ -142,6 +144,9 @@ class AsyncRow:
     granularity: str
     goal: str
     placed: bool
+    # Input ports held constant ({"out_ready": "1"}: a consumer that always takes a result, so
+    # the pipeline's stall synthesizes away); the same core otherwise.
+    ties: tuple[tuple[str, str], ...] = ()
 
     @property
     def cipher(self) -> str:
@@ -192,8 +197,22 @@ class AsyncRow:
         return "placed and routed" if self.placed else "synthesis"
 
     @property
+    def ties_text(self) -> str:
+        return ", ".join(f"{port}={value}" for port, value in self.ties)
+
+    @property
+    def variant(self) -> str:
+        """Storage and granularity, and the tied ports where there are any."""
+        return ", ".join([self.storage, self.granularity, *([self.ties_text] if self.ties else [])])
+
+    @property
     def label(self) -> str:
-        return f"{self.result.design} ({self.storage}, {self.granularity})"
+        return f"{self.result.design} ({self.variant})"
+
+    @property
+    def twin_key(self) -> tuple[str, str, tuple[tuple[str, str], ...], bool]:
+        """What a flip-flop and a latch version of one core share."""
+        return (str(self.spec), self.goal, self.ties, self.placed)
 
 
 def async_rows(results: Sequence[Result]) -> list[AsyncRow]:
@@ -207,7 +226,8 @@ def async_rows(results: Sequence[Result]) -> list[AsyncRow]:
         if spec is None or spec.cipher not in CIPHERS or not found["library"]:
             continue
         rows.append(AsyncRow(r, spec, str(found["library"]), str(found["storage"]),
-                             str(found["granularity"]), str(found["goal"]), found["placed"]))
+                             str(found["granularity"]), str(found["goal"]), found["placed"],
+                             tuple(sorted(found["ties"].items()))))
     return sorted(rows, key=_row_order)
 
 
@@ -215,7 +235,7 @@ def _row_order(row: AsyncRow) -> tuple[Any, ...]:
     design = row.seed_design
     index = SEED_DESIGNS.index(design) if design else len(SEED_DESIGNS)
     return (CIPHERS.index(row.cipher), index, row.result.design, row.storage, row.granularity,
-            row.goal, row.result.target)
+            row.goal, row.ties, row.placed, row.result.target)
 
 
 def relevant(results: Sequence[Result]) -> bool:
@@ -283,7 +303,8 @@ def sync_rows(results: Sequence[Result], library: str,
 
 def counterpart(row: AsyncRow, syncs: Sequence[SyncRow]) -> SyncRow | None:
     """The synchronous core the asynchronous one was built from: same design and library, the
-    same synthesis goal, flip-flops (the desync flow starts from the flip-flop netlist)."""
+    same synthesis goal, flip-flops (the desync flow starts from the flip-flop netlist). For a
+    core with tied ports, the untied synchronous core (the asic target ties none)."""
     for s in syncs:
         if (str(s.spec) == str(row.spec) and s.library == row.library and s.goal == row.goal
                 and s.sequential == "flipflop"):
@@ -320,7 +341,7 @@ def node_table(results: Sequence[Result]) -> Comparison | None:
         if row.cipher != "des" or design is None or not _at_seed_node(row.library):
             continue
         h = published[design.published]
-        lead = [f"Table 10: {h.design}", row.result.design, f"{row.storage}, {row.granularity}",
+        lead = [f"Table 10: {h.design}", row.result.design, row.variant,
                 library_text(row.library), row.stage]
         theirs = (h.latency_ns, h.throughput_gbps, h.power_mw, h.area_kum2)
         rows.append((lead, {name: Pair(ours, pub) for name, ours, pub in zip(
@@ -329,13 +350,16 @@ def node_table(results: Sequence[Result]) -> Comparison | None:
         return None
     return same_node.side_by_side(
         "Papaefstathiou et al. Table 10 at its node (0.18 um): asynchronous DES, ours beside the "
-        "published", ["published design", "our core", "storage, granularity", "library (node)",
+        "published", ["published design", "our core", "storage, granularity, ties",
+                      "library (node)",
                       "ours: stage"], NODE_FIGURES, rows, "published", [
             "Pairs: AO DES = des/iterative with a controller per register; FGP DES = "
             "des/pipelined:inner=1 (each round cut in two, the seed's RL/KEY/F stages) with a "
             "controller per register; PO DES(F) and PO DES(L) = des/pipelined with a controller "
             "per stage, flip-flop or latch pairs. The seed does not say which storage AO and FGP "
-            "use: each of ours is shown.",
+            "use: each of ours is shown. Ties: input ports held constant (out_ready=1: a "
+            "consumer that always takes a result, so a pipeline's stall on it synthesizes away, "
+            "as the seed's PO DES had no back-pressure).",
             "Published: placed and routed (Table 10: the seed gives no synthesis figures for "
             "them). Ours: post-synthesis unless the stage column says placed and routed; the "
             "osu018 kit at the seed's node.",
@@ -349,8 +373,9 @@ def node_table(results: Sequence[Result]) -> Comparison | None:
 # --- every de-synchronized core, per library ---------------------------------------------------
 
 CORE_HEADERS = [
-    "cipher", "source", "seed's design", "our core", "storage", "granularity", "stage",
-    "latency (ns)", "latency (handshakes)", "throughput (Gbps)", "chained (Gbps)", "power (mW)",
+    "cipher", "source", "seed's design", "our core", "storage", "granularity", "tied ports",
+    "stage", "latency (ns)", "latency (handshakes)", "throughput (Gbps)", "reactive (Gbps)",
+    "chained (Gbps)", "power (mW)",
     "area (K um2)", "logic (K um2)", "storage (K um2)", "control (K um2)", "delay (K um2)",
     "control + delay (%)", "cycle (ns)", "synchronous critical path (ns)", "timed checks passed"]
 _AREA_PARTS = ("logic", "storage", "control", "delay")
@@ -358,8 +383,8 @@ _AREA_PARTS = ("logic", "storage", "control", "delay")
 
 def _published_core_cells(h: PapaHardware) -> list[str]:
     return [h.cipher, f"{PUBLISHED_SOURCE} {h.table}", h.design, MISSING, MISSING, MISSING,
-            h.stage, fmt(h.latency_ns), MISSING, fmt(h.throughput_gbps), MISSING,
-            fmt(h.power_mw), fmt(h.area_kum2), *[MISSING] * 8]
+            MISSING, h.stage, fmt(h.latency_ns), MISSING, fmt(h.throughput_gbps), MISSING,
+            MISSING, fmt(h.power_mw), fmt(h.area_kum2), *[MISSING] * 8]
 
 
 def _our_core_cells(row: AsyncRow) -> list[str]:
@@ -368,8 +393,9 @@ def _our_core_cells(row: AsyncRow) -> list[str]:
     share = (100.0 * sum(overhead) / area if area and all(v is not None for v in overhead)
              else None)
     return [row.cipher, OURS_SOURCE, row.seed_label, row.result.design, row.storage,
-            row.granularity, row.stage, fmt(row.m("latency_ns")),
+            row.granularity, row.ties_text or MISSING, row.stage, fmt(row.m("latency_ns")),
             fmt(row.result.measurements.get("latency_cycles")), fmt(_kilo(row.throughput_mbps)),
+            fmt(_kilo(row.m("throughput_reactive_mbps"))),
             fmt(_kilo(row.m("throughput_chained_mbps"))), fmt(row.power_mw), fmt(_kilo(area)),
             *[fmt(_kilo(row.m(f"area_{part}_um2"))) for part in _AREA_PARTS], fmt(share),
             fmt(row.m("cycle_ns")), fmt(row.m("synchronous_critical_path_ns")),
@@ -393,8 +419,11 @@ def cores_tables(results: Sequence[Result]) -> list[Table]:
                 "pipelined, per stage, flip-flop/latch pairs); '-' for the other variants.",
                 "Ours: stage 'synthesis' = the asynchronous netlist assembled from the "
                 "synthesised one (no placement). Latency in time and in handshake cycles of the "
-                "first block; throughput back to back and chained (each block the previous "
-                "result); area by part: logic (the synchronous datapath), storage (the register "
+                "first block into an idle core; throughput back to back (a source and a sink "
+                "each at its own pace), reactive (each cycle's outputs read before the next "
+                "inputs, as a clocked testbench does) and chained (each block the previous "
+                "result); tied ports: inputs held constant (out_ready=1: a consumer that "
+                "always takes the result, so the pipeline's stall synthesizes away); area by part: logic (the synchronous datapath), storage (the register "
                 "pairs), control (handshake controllers, joins), delay (matched delay lines); "
                 "control + delay = the asynchronous overhead's share of the area.",
                 "Cycle: the mean time of one handshake cycle in the stream (the core's "
@@ -507,7 +536,8 @@ def idle_table(results: Sequence[Result]) -> Table | None:
         "seed's experiment). Idle half / busy = 2 x half idle / busy - 1: what the core draws "
         "while nothing comes, as a share of its busy power.",
         "Synchronous: the core the asynchronous one was built from (same design, library and "
-        "synthesis goal, flip-flops), its 'half' workload (a block every 2 x II clocks) at its "
+        "synthesis goal, flip-flops; untied where the asynchronous core has tied ports), its "
+        "'half' workload (a block every 2 x II clocks) at its "
         "fmax, moved to the clock f at which it streams as fast as the asynchronous core, "
         "f = fmax x asynchronous throughput / its throughput at fmax; both cores then carry "
         "the same blocks per second at 50 % load. Dynamic power scales with the clock, leakage "
@@ -637,9 +667,9 @@ def judge_po_f_over_sync(results: Sequence[Result], library: str) -> list[Judged
 
 def _latch_pairs(rows: Sequence[AsyncRow]) -> list[tuple[AsyncRow, AsyncRow]]:
     """(PO(L), PO(F)) of the same design and synthesis goal."""
-    flops = {(str(r.spec), r.goal): r for r in rows if r.seed_label == "PO(F)"}
-    return [(r, flops[(str(r.spec), r.goal)]) for r in rows
-            if r.seed_label == "PO(L)" and (str(r.spec), r.goal) in flops]
+    flops = {r.twin_key: r for r in rows if r.seed_label == "PO(F)"}
+    return [(r, flops[r.twin_key]) for r in rows
+            if r.seed_label == "PO(L)" and r.twin_key in flops]
 
 
 def _storage_text(row: AsyncRow) -> str:
@@ -680,7 +710,8 @@ def judge_latch(results: Sequence[Result], library: str) -> list[Judged]:
         faster, more = thr_l > thr_f, latch.power_mw > flop.power_mw
         verdict = HOLDS if faster and more else FAILS
         figures = f"{_storage_text(latch)}; {_storage_text(flop)}"
-        judged.append(Judged(latch.result.design, verdict, figures,
+        cores = latch.result.design + (f" ({latch.ties_text})" if latch.ties else "")
+        judged.append(Judged(cores, verdict, figures,
                              _latch_reason(latch, flop, faster, more)))
     return judged
 
