@@ -344,6 +344,18 @@ def test_papaefstathiou_tables_match_the_seed() -> None:
     assert "dropped to 171.38 mW; for the asynchronous it dropped to 12.78 mW" in text
 
 
+def test_papaefstathiou_async_findings_are_quoted_as_printed() -> None:
+    """Each finding the report checks on the asynchronous DES quotes the seed word for word,
+    and the one figure stated in words (12 %) is recorded with its quote."""
+    text = _seed("002")
+    for claim in papa.PAPA_ASYNC_CLAIMS:
+        assert claim.quote in text, claim.key
+    assert "than the best synchronous one by about 12%" in text
+    [figure] = [f for f in papa.records() if f.metric == "performance_to_power_ratio"]
+    assert figure.value == papa.PAPA_PO_F_OVER_BEST_SYNC == 1.12
+    assert figure.note.endswith("by about 12%")
+
+
 def test_sugawara_values_match_the_seed() -> None:
     text = _seed("003")
     table = _between(text, "Table 1. Performance comparison in ASIC", "Fig. 11.")

@@ -21,12 +21,13 @@ from .gaj import section as gaj_section
 from .lightweight import section as lightweight_section
 from .nsa import findings as nsa_findings
 from .nsa import grades as nsa_grades
+from .papaefstathiou import asynchronous as papaefstathiou_async
 from .papaefstathiou import section as papaefstathiou_section
 from .sugawara import section as sugawara_section
 from .tables import Section
 
 __all__ = ["write_report", "build_sections", "current_rows", "GAJ_SECTION", "FISCHER_SECTION",
-           "PAPA_SECTION", "NSA_GRADES_SECTION", "NSA_FINDINGS_SECTION"]
+           "PAPA_SECTION", "PAPA_ASYNC_SECTION", "NSA_GRADES_SECTION", "NSA_FINDINGS_SECTION"]
 
 PLOT_SECTION = "Throughput vs area"
 SOFTWARE_SECTION = "Software baseline (Sugawara Table 2, Papaefstathiou Tables 1-6)"
@@ -38,6 +39,7 @@ SUGAWARA_SECTION = "Sugawara et al.: ISO/IEC 18033-3 ciphers (Table 1, Fig. 11)"
 GAJ_SECTION = "Gaj & Chodowiec: the AES finalists on FPGAs (Fig. 10, Tables I-IV, Fig. 8)"
 FISCHER_SECTION = "Fischer: parameters and fast/fair/minimum configurations (Tables 1, 4-6)"
 PAPA_SECTION = "Papaefstathiou et al.: DES and AES cores, area vs performance (Tables 8-14)"
+PAPA_ASYNC_SECTION = papaefstathiou_async.TITLE
 
 
 def _rows(store_or_results: Store | Iterable[Result]) -> list[Result]:
@@ -175,6 +177,15 @@ def _papaefstathiou(results: list[Result]) -> list[Section]:
                     tables=papaefstathiou_section.tables(results))]
 
 
+def _papaefstathiou_async(results: list[Result]) -> list[Section]:
+    """Papaefstathiou et al.'s asynchronous DES (Table 10, the idle experiment, its findings),
+    when the results hold de-synchronized (asic-desync) DES, TDEA or AES cores."""
+    if not papaefstathiou_async.relevant(results):
+        return []
+    return [Section(PAPA_ASYNC_SECTION, paragraphs=[papaefstathiou_async.EXPLANATION],
+                    tables=papaefstathiou_async.tables(results))]
+
+
 def _software(results: list[Result], baseline: dict[str, Any] | None) -> list[Section]:
     """The measured software baseline (``cipherbench software --json``), when one is given."""
     if baseline is None:
@@ -217,6 +228,7 @@ def build_sections(results: list[Result],
         *_gaj(results),
         *_fischer(results),
         *_papaefstathiou(results),
+        *_papaefstathiou_async(results),
         *_software(results, baseline),
         Section("Architectures: formulas and sharing",
                 tables=[analysis.formula_table(results), analysis.sharing_table(results)]),

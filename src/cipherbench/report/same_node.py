@@ -12,8 +12,9 @@ library and compare at any node.
 Each comparison table ends with one row: per figure, the median of the ratios above it and
 their spread as min-max, with how many ratios there are. :func:`nsa_comparisons` regenerates
 the NSA's Tables 1-10 this way; ``sugawara.section.node_table`` and
-``papaefstathiou.section.node_table`` the other two seeds'; :func:`seed_summary` pools every
-ratio per seed (``benchmarks/seed_nodes.py``).
+``papaefstathiou.section.node_table`` the other two seeds' (and
+``papaefstathiou.asynchronous.node_table`` Papaefstathiou's Table 10, the asynchronous DES);
+:func:`seed_summary` pools every ratio per seed (``benchmarks/seed_nodes.py``).
 """
 
 from __future__ import annotations
@@ -388,6 +389,7 @@ def seed_summary(results: Sequence[Result]) -> list[SeedSummary]:
     ours/published at the seed's node, per figure, and for the NSA its findings as judged."""
     # they import this module
     from .nsa import findings as nsa_findings
+    from .papaefstathiou import asynchronous as papaefstathiou_async
     from .papaefstathiou import section as papaefstathiou
     from .sugawara import section as sugawara
 
@@ -400,11 +402,16 @@ def seed_summary(results: Sequence[Result]) -> list[SeedSummary]:
         nsa.findings = [(statement, cores, said) for (statement, cores), said
                         in nsa_findings.verdicts(results, judged[0]).items()]
     found = [nsa]
-    for seed, title, node, comparison in (
-            ("003", "Sugawara et al., Table 1", SUGAWARA_NODE_UM, sugawara.node_table(results)),
-            ("002", "Papaefstathiou et al., Tables 8, 11, 13 (synthesis)", PAPA_NODE_UM,
-             papaefstathiou.node_table(results))):
-        found.append(SeedSummary(seed, title, node, _libraries_at(results, node, ("asic",)),
+    for seed, title, node, kind, comparison in (
+            ("003", "Sugawara et al., Table 1", SUGAWARA_NODE_UM, "asic",
+             sugawara.node_table(results)),
+            ("002", "Papaefstathiou et al., Tables 8, 11, 13 (synthesis)", PAPA_NODE_UM, "asic",
+             papaefstathiou.node_table(results)),
+            # Kept apart from the synthesis tables: the seed's Table 10 is placed and routed.
+            ("002", "Papaefstathiou et al., Table 10 (asynchronous, published placed and "
+             "routed)", PAPA_NODE_UM, papaefstathiou_async.KIND,
+             papaefstathiou_async.node_table(results))):
+        found.append(SeedSummary(seed, title, node, _libraries_at(results, node, (kind,)),
                                  _pool([comparison] if comparison else [])))
     return found
 
