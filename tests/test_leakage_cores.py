@@ -240,9 +240,13 @@ def test_the_command_refuses_an_unmasked_design_and_too_few_traces(tmp_path: Pat
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("family", ["gift-128/masked", "aes-128/masked:width=8"])
+@pytest.mark.parametrize("family, reuse_caught_by", [("gift-128/masked", "probing"),
+                                                     ("aes-128/masked:width=8", "t-test")])
 def test_gift_and_the_8_bit_aes_fail_unprotected_and_broken_and_pass_masked(
-        family: str) -> None:
+        family: str, reuse_caught_by: str) -> None:
+    """GIFT's reused bit shows in the glitches only, as PRESENT's; the AES S-box's in the
+    settled values, which the t-test sees within 256 traces while probing the first round
+    takes 16,000 (BENCHMARKS.md)."""
     sep = "," if ":" in family else ":"
     verdicts = {}
     for variant in ("shares=1", "shares=2", "flaw=register", "flaw=reuse"):
@@ -251,5 +255,8 @@ def test_gift_and_the_8_bit_aes_fail_unprotected_and_broken_and_pass_masked(
         verdicts[variant] = (result.tvla_passes, result.probing_passes)
     assert verdicts["shares=1"] == (False, False)
     assert verdicts["shares=2"] == (True, True)
-    assert verdicts["flaw=register"][1] is False
-    assert verdicts["flaw=reuse"][1] is False
+    assert verdicts["flaw=register"] == (True, False)
+    if reuse_caught_by == "probing":
+        assert verdicts["flaw=reuse"] == (True, False)
+    else:
+        assert verdicts["flaw=reuse"][0] is False
