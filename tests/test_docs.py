@@ -325,3 +325,21 @@ def test_every_cipher_field_is_documented() -> None:
     fields = {f.name for f in dataclasses.fields(CipherInfo)}
     missing = fields - documented - {"name", "title", "block_bits", "key_sizes", "folder", "origin"}
     assert not missing, f"CipherInfo fields without a row in docs/architecture.md: {missing}"
+
+
+# --- the README's command list -------------------------------------------------------------------
+
+
+def readme_commands(text: str) -> set[str]:
+    """The commands the README's "Using it" block shows (``cipherbench NAME ...`` lines)."""
+    block = text.split("## Using it", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    return {line.split()[1] for line in block.splitlines()
+            if line.startswith("cipherbench ") and len(line.split()) > 1}
+
+
+def test_the_readme_shows_every_command() -> None:
+    shown = readme_commands((ROOT / "README.md").read_text())
+    assert set(cli_main.commands) - shown == set()
+    # A block without one of them is found.
+    text = "## Using it\n\n```sh\ncipherbench list\ncipherbench report -o r\n```\n"
+    assert set(cli_main.commands) - readme_commands(text) >= {"leakage", "run"}

@@ -502,6 +502,65 @@ def import_cmd(file: Path, db: str | None, replace: bool) -> None:
     click.echo(f"{outcome.line()} from {file}")
 
 
+@main.command("leakage")
+@click.argument("design")
+@click.option("--traces", default=100_000, show_default=True, metavar="N",
+              help="Traces of the fixed-versus-random t-test, over every clock of the block.")
+@click.option("--probe-traces", default=None, type=int, metavar="M",
+              help="Traces of the glitch-extended probing of the round (default: N, at most "
+                   "20000; 0: no probing).")
+@click.option("--probe-clocks", default=None, type=int, metavar="C",
+              help="Clocks probed from the load clock (default: the load clock, the first round "
+                   "and the clock after it).")
+@click.option("--structure", type=click.Choice(["keep", "modules", "restructure"]),
+              default="keep", show_default=True,
+              help="The gate netlist judged: keep = the RTL's structure, no ABC (the design as "
+                   "written); modules = each module alone; restructure = with ABC, which may "
+                   "merge shares (what a default synthesis makes of it).")
+@click.option("--seed", default=1, show_default=True, help="Seed of groups, shares and randomness.")
+@click.option("--threads", default=1, show_default=True, help="Simulation threads.")
+@_db_option
+def leakage_cmd(design: str, traces: int, probe_traces: int | None, probe_clocks: int | None,
+                structure: str, seed: int, threads: int, db: str | None) -> None:
+    """Assess a masked DESIGN's gate netlist for first-order leakage: the fixed-versus-random
+    t-test (|t| > 4.5) on simulated power of every net, and glitch-extended probing of the round
+    (S-boxes included); print the verdict and store it beside the design's results
+    (docs/leakage.md)."""
+    from .cache import ensure_design
+    from .leakage.core import assess_core, no_shares
+    from .leakage.record import leakage_result, leakage_settings
+    from .spec import parse
+    from .store import Store, default_db_path
+
+    probes = min(traces, 20_000) if probe_traces is None else probe_traces
+    if traces < 2 or probes == 1 or probes < 0:
+        raise CipherbenchError(f"a fixed-versus-random test needs at least 2 traces (--traces "
+                               f"{traces}, --probe-traces {probes})")
+    if threads < 1:
+        raise CipherbenchError(f"--threads must be at least 1, not {threads}")
+    spec = parse(design)
+    if spec.arch != "masked":
+        raise no_shares(str(spec), spec.cipher, spec.key_sizes)
+    folder = ensure_design(spec, progress=_progress)
+    assessment = assess_core(folder, traces, probes, structure=structure, seed=seed,
+                             threads=threads, probe_clocks=probe_clocks, say=_progress)
+    for line in assessment.summary_lines():
+        click.echo(line)
+    result = leakage_result(spec, assessment, leakage_settings(assessment),
+                            verification=_verification_summary(spec))
+    with Store(db or default_db_path()) as store:
+        stored = store.put(result)
+    click.echo(f"stored as result {stored.id} ({stored.target}) in {db or default_db_path()}")
+
+
+def _verification_summary(spec: Any) -> dict[str, Any] | None:
+    """The design's verification record on this machine, if it was verified (the assessment
+    checks the netlist's outputs against the model itself)."""
+    from .verify.record import find_records, summary
+
+    return summary(find_records([spec]).get(spec))
+
+
 @main.command("software")
 @click.option("--cipher", "cipher_names", multiple=True, metavar="NAME",
               help="Only this cipher (repeatable; default: every cipher of `cipherbench list`).")

@@ -59,7 +59,8 @@ PACKAGES = {
     "flows": "generic gates, ASIC (Liberty, STA, power), FPGA (nextpnr), layout (qflow)",
     "jobs": "one design on one target: its key, measurement, netlist check, provenance",
     "leakage": "side-channel leakage in simulation of a gate netlist: bit-parallel simulator "
-               "(numpy, generated C), fixed-vs-random t-test, glitch-extended probing",
+               "(numpy, generated C), fixed-vs-random t-test, glitch-extended probing; the "
+               "masked cores' assessment (`cipherbench leakage`)",
     "report": "Markdown, CSV, HTML and plots from the store; each seed's section and published "
               "figures",
     "software": "the software baseline measured on the host (OpenSSL, Crypto++, the models)",

@@ -47,6 +47,10 @@ def reproduce(store: Store, result_id: int,
         raise CipherbenchError(f"result {result_id} is a failed run ({stored.reason}); only "
                                "measured results can be reproduced")
     prov = stored.provenance or {}
+    if prov.get("flow") == "leakage":
+        # No flow to rerun: the assessment is its own command, seeded, whose row it replaces.
+        raise CipherbenchError(f"result {result_id} is a leakage assessment; run it again with "
+                               f"`{prov.get('command', 'cipherbench leakage DESIGN')}`")
     try:
         spec = _design(prov)
         target = Target(prov["target"], prov["flow"], dict(prov.get("settings") or {}))

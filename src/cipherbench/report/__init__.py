@@ -14,11 +14,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..leakage.record import is_leakage
 from ..store import Result, Store
 from . import analysis, headline, html, software, standing, tables, trust
 from .fischer import section as fischer_section
 from .gaj import section as gaj_section
 from .lightweight import section as lightweight_section
+from .masked import section as masked_section
 from .nsa import findings as nsa_findings
 from .nsa import grades as nsa_grades
 from .papaefstathiou import asynchronous as papaefstathiou_async
@@ -26,8 +28,9 @@ from .papaefstathiou import section as papaefstathiou_section
 from .sugawara import section as sugawara_section
 from .tables import Section
 
-__all__ = ["write_report", "build_sections", "current_rows", "GAJ_SECTION", "FISCHER_SECTION",
-           "PAPA_SECTION", "PAPA_ASYNC_SECTION", "NSA_GRADES_SECTION", "NSA_FINDINGS_SECTION"]
+__all__ = ["write_report", "build_sections", "current_rows", "measured_rows", "GAJ_SECTION",
+           "FISCHER_SECTION", "PAPA_SECTION", "PAPA_ASYNC_SECTION", "NSA_GRADES_SECTION",
+           "NSA_FINDINGS_SECTION", "MASKED_SECTION"]
 
 PLOT_SECTION = "Throughput vs area"
 SOFTWARE_SECTION = "Software baseline (Sugawara Table 2, Papaefstathiou Tables 1-6)"
@@ -40,6 +43,7 @@ GAJ_SECTION = "Gaj & Chodowiec: the AES finalists on FPGAs (Fig. 10, Tables I-IV
 FISCHER_SECTION = "Fischer: parameters and fast/fair/minimum configurations (Tables 1, 4-6)"
 PAPA_SECTION = "Papaefstathiou et al.: DES and AES cores, area vs performance (Tables 8-14)"
 PAPA_ASYNC_SECTION = papaefstathiou_async.TITLE
+MASKED_SECTION = masked_section.TITLE
 
 
 def _rows(store_or_results: Store | Iterable[Result]) -> list[Result]:
@@ -150,6 +154,23 @@ def _lightweight(results: list[Result]) -> list[Section]:
                     tables=lightweight_section.tables(results))]
 
 
+def _masked(results: list[Result]) -> list[Section]:
+    """Masked cores: the cost of protection and the leakage assessment's verdicts, beside the
+    published masked AES cores, when the results hold an ASIC or a leakage row of a masked
+    design (report/masked/)."""
+    if not masked_section.relevant(results):
+        return []
+    return [Section(MASKED_SECTION, paragraphs=[masked_section.EXPLANATION],
+                    tables=masked_section.tables(results))]
+
+
+def measured_rows(results: list[Result]) -> list[Result]:
+    """The rows that measure a netlist on a target: everything but the leakage assessments,
+    which have no area or speed and get their own section (their rows stay in the summary's
+    count, the provenance and results.csv)."""
+    return [r for r in results if not is_leakage(r)]
+
+
 def _gaj(results: list[Result]) -> list[Section]:
     """Gaj & Chodowiec, when the results hold any finalist on an FPGA target (failed runs count:
     a core too large for the small device is Table I's answer)."""
@@ -204,11 +225,12 @@ def _external(results: list[Result]) -> list[Section]:
         "holds the hash of the description and of every HDL file."], tables=[table])]
 
 
-def build_sections(results: list[Result],
+def build_sections(everything: list[Result],
                    baseline: dict[str, Any] | None = None) -> list[Section]:
     """The report's content, shared by the Markdown and HTML renderings."""
+    results = measured_rows(everything)
     return [
-        _summary(results),
+        _summary(everything),
         _headline(results),
         *_external(results),
         *_nsa(results),
@@ -229,6 +251,7 @@ def build_sections(results: list[Result],
         *_fischer(results),
         *_papaefstathiou(results),
         *_papaefstathiou_async(results),
+        *_masked(everything),
         *_software(results, baseline),
         Section("Architectures: formulas and sharing",
                 tables=[analysis.formula_table(results), analysis.sharing_table(results)]),
@@ -237,9 +260,9 @@ def build_sections(results: list[Result],
         Section("Failed runs", paragraphs=[
             "Runs that ended without figures for another reason than the size of their device "
             "(a design that does not fit is a result: see the headline and the device's table)."],
-            tables=[tables.failed_table(results)]),
-        Section("Provenance", tables=[tables.provenance_table(results),
-                                      tables.raw_settings_table(results)]),
+            tables=[tables.failed_table(everything)]),
+        Section("Provenance", tables=[tables.provenance_table(everything),
+                                      tables.raw_settings_table(everything)]),
     ]
 
 
@@ -273,12 +296,13 @@ def write_report(
     sections = build_sections(results, baseline)
     from . import plots  # matplotlib is slow to import; only reports need it
 
-    png, svg = plots.write_plots(results, out)
+    measured = measured_rows(results)
+    png, svg = plots.write_plots(measured, out)
     images = {PLOT_SECTION: ("throughput vs area", png.name)}
     figures = {PLOT_SECTION: html.figure_markup(svg, png, "Throughput vs area, per target kind")}
     written = [png, svg]
     if any(s.title == SUGAWARA_SECTION for s in sections):
-        s_png, s_svg = plots.write_sugawara_plots(sugawara_section.scatter_points(results), out)
+        s_png, s_svg = plots.write_sugawara_plots(sugawara_section.scatter_points(measured), out)
         images[SUGAWARA_SECTION] = ("Sugawara Fig. 11: throughput vs gates", s_png.name)
         figures[SUGAWARA_SECTION] = html.figure_markup(
             s_svg, s_png, "Sugawara et al. Fig. 11: throughput against area, published and ours")
@@ -289,8 +313,8 @@ def write_report(
     md_path, csv_path, html_path = out / "report.md", out / "results.csv", out / "report.html"
     md_path.write_text(_markdown(title, sections, images), encoding="utf-8")
     csv_path.write_text(tables.to_csv(results), encoding="utf-8", newline="")
-    html_path.write_text(html.render_page(title, sections, figures, results), encoding="utf-8")
-    grades = nsa_grades.grades_csv(results)
+    html_path.write_text(html.render_page(title, sections, figures, measured), encoding="utf-8")
+    grades = nsa_grades.grades_csv(measured)
     if grades is not None:  # the points behind NSA Tables 13/14/17/18
         (out / GRADES_CSV).write_text(grades, encoding="utf-8", newline="")
         written.append(out / GRADES_CSV)
