@@ -154,6 +154,27 @@ def test_the_driver_runs_the_core_as_the_model_encrypts(present: dict[str, Core]
                         lambda k, b: model.encrypt(bytes(10), b), backend="numpy")
 
 
+def test_a_streaming_core_is_driven_chunk_by_chunk() -> None:
+    """The 8-bit AES takes key and block in four 32-bit chunks and gives its result in four:
+    the driver shares each chunk on its clock and the check assembles the output by the
+    manifest's byte order; with two output chunks swapped the assembled block is wrong."""
+    c = core("aes-128/masked:width=8,shares=2")
+    assert len(c.info.in_order) == len(c.info.out_order) == 4 and not c.info.has_out_ready
+    key, block = fixed_value(TVLA_KEY, 128), fixed_value(TVLA_BLOCK, 128)
+    model = ciphers()["aes"].model()
+    assert check_core_runs(c.netlist, c.info, core_driver(c.info, key, block), key,
+                           model.encrypt, backend="numpy") == 64
+    order = c.info.out_order
+    swapped = dataclasses.replace(c.info, out_order=(order[1], order[0], *order[2:]))
+    with pytest.raises(CipherbenchError, match="does not run the core right"):
+        check_core_runs(c.netlist, swapped, core_driver(swapped, key, block), key,
+                        model.encrypt, backend="numpy")
+    late = dataclasses.replace(c.info, latency=c.info.latency + 1)
+    with pytest.raises(CipherbenchError, match="out_valid does not rise at clock 287 for its 4"):
+        check_core_runs(c.netlist, late, core_driver(late, key, block), key, model.encrypt,
+                        backend="numpy")
+
+
 def test_the_probe_scope_is_the_datapath_with_its_sbox_instances(
         present: dict[str, Core]) -> None:
     c = present["masked"]

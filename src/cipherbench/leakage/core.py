@@ -88,11 +88,23 @@ class MaskedCoreInfo:
     latency: int
     round_clocks: int
     decrypt_port: bool
+    # A streaming core (arch/masked.py ``Stream``): the bytes (0 = most significant) each
+    # input chunk carries, chunk j on the j-th clock from the load clock, and each output
+    # chunk, one per clock, the last at ``latency``; empty for a core with whole-value ports.
+    in_order: tuple[tuple[int, ...], ...] = ()
+    out_order: tuple[tuple[int, ...], ...] = ()
+    has_out_ready: bool = True
 
     @property
     def clocks(self) -> int:
         """Clocks a trace runs: the load clock, the block's, and the margin."""
         return self.latency + 1 + MARGIN
+
+    @property
+    def out_clocks(self) -> tuple[int, ...]:
+        """The clocks the output shares are read at: ``latency``, or a stream's chunks."""
+        count = max(len(self.out_order), 1)
+        return tuple(range(self.latency - count + 1, self.latency + 1))
 
 
 def read_core_info(manifest: Mapping[str, Any]) -> MaskedCoreInfo:
@@ -124,9 +136,13 @@ def read_core_info(manifest: Mapping[str, Any]) -> MaskedCoreInfo:
         random_bits_per_evaluation=int(randomness.get("bits_per_evaluation") or 0),
         sbox_evaluations_per_block=int(randomness.get("sbox_evaluations_per_block") or 0),
         latency=latency, round_clocks=int(params.get("round_clocks") or latency),
-        decrypt_port="in_decrypt" in ports)
-    missing = [p for p in (*info.key_ports, *info.block_ports, *info.out_ports, "in_valid",
-                           "out_ready", "out_valid") if p not in ports]
+        decrypt_port="in_decrypt" in ports,
+        in_order=_byte_order(params, "in_order"), out_order=_byte_order(params, "out_order"),
+        has_out_ready="out_ready" in ports)
+    # A stream's output has no out_ready: whoever reads it takes the chunks as they come.
+    flow = ("in_valid", "out_valid") if info.out_order else ("in_valid", "out_ready", "out_valid")
+    missing = [p for p in (*info.key_ports, *info.block_ports, *info.out_ports, *flow)
+               if p not in ports]
     if missing:
         raise CipherbenchError(f"{design}: the manifest names share ports it does not list: "
                                f"{', '.join(missing)}")
@@ -155,6 +171,14 @@ def masked_example(cipher: str, key_sizes: Sequence[int]) -> str:
         return f"{cipher}{bits}/masked:shares=2"
     having = [name for name, info in known.items() if offered(info, arch)]
     return f"<cipher>/masked:shares=2 ({cipher} has no masked core; {', '.join(having)} do)"
+
+
+def _byte_order(params: Mapping[str, Any], name: str) -> tuple[tuple[int, ...], ...]:
+    """A streaming core's chunk order from ``parameters.io`` (empty without one)."""
+    io = params.get("io")
+    if not isinstance(io, Mapping) or name not in io:
+        return ()
+    return tuple(tuple(int(b) for b in chunk) for chunk in io[name])
 
 
 def read_core_manifest(design_dir: Path) -> MaskedCoreInfo:
@@ -186,21 +210,43 @@ def core_driver(core: MaskedCoreInfo, key: bytes, block: bytes) -> MaskedDriver:
     masked = core.shares > 1
     key_name = "key" if masked else core.key_ports[0]
     block_name = "block" if masked else core.block_ports[0]
-    load: dict[str, Any] = {"in_valid": 1, "out_ready": 1}
+    load: dict[str, Any] = {"in_valid": 1}
+    if core.has_out_ready:
+        load["out_ready"] = 1
     if core.decrypt_port:
         load["in_decrypt"] = 0
+    # A stream takes chunk j of the key and block on clock j; each chunk is shared afresh,
+    # which draws its shares as a fresh sharing of the whole value would.
+    chunks = core.in_order or (tuple(range(core.block_bits // 8)),)
+    key_chunks = [int_chunk(key, order) for order in chunks] if core.in_order else [key_value]
 
     def schedule(clock: int, secrets: Mapping[str, Planes]) -> dict[str, Any]:
-        if clock == 0:
-            return {**load, key_name: key_value, block_name: secrets["block"]}
+        given: dict[str, Any] = dict(load) if clock == 0 else {}
         if clock == 1:
-            return {"in_valid": 0}
-        return {}
+            given["in_valid"] = 0
+        if clock < len(key_chunks):
+            block = secrets["block"]
+            given[key_name] = key_chunks[clock]
+            given[block_name] = planes_chunk(block, chunks[clock]) if core.in_order else block
+        return given
 
     shares = {"key": core.key_ports, "block": core.block_ports} if masked else {}
     randomness = (core.random_port,) if core.random_port and core.random_bits_per_clock else ()
     return MaskedDriver([Secret("block", core.block_bits, fixed=as_int(block))], shares=shares,
                         randomness=randomness, schedule=schedule)
+
+
+def int_chunk(value: bytes, order: Sequence[int]) -> int:
+    """The chunk of ``value`` carrying bytes ``order``, its first byte the most significant."""
+    return int.from_bytes(bytes(value[b] for b in order), "big")
+
+
+def planes_chunk(planes: Planes, order: Sequence[int]) -> Planes:
+    """The chunk of a block's bit planes (bit i in row i, byte 0 the most significant)
+    carrying bytes ``order``, its first byte the most significant."""
+    top = planes.width // 8 - 1
+    rows = [planes.array[8 * (top - b):8 * (top - b) + 8] for b in reversed(order)]
+    return Planes(np.concatenate(rows))
 
 
 def planes_to_ints(planes: Planes, count: int) -> list[int]:
@@ -222,21 +268,22 @@ def check_core_runs(netlist: Netlist, core: MaskedCoreInfo, driver: MaskedDriver
     flags = [netlist.outputs["in_ready"][0], netlist.outputs["out_valid"][0]]
     rng = np.random.default_rng(seed)
     drawn = driver.batch(rng, traces)
-    last = core.latency
+    out_clocks = core.out_clocks
+    first = out_clocks[0]
     run = Simulator(netlist, power_nets=[], backend=backend).run(
         traces, core.clocks, driver.stimulus(netlist, drawn, rng), record_nets=outputs + flags,
-        record_clocks=(0, last - 1, last))
+        record_clocks=(0, first - 1, *out_clocks))
     if not run.value(flags[0], 0).all():
         raise CipherbenchError(f"{core.design}: in_ready is low in the load clock: the core "
                                f"did not take the block (reset state?)")
-    if run.value(flags[1], last - 1).any() or not run.value(flags[1], last).all():
-        raise CipherbenchError(f"{core.design}: out_valid does not rise at clock {last}, the "
-                               f"manifest's latency: the driver's timing is wrong")
+    if run.value(flags[1], first - 1).any() or \
+            not all(run.value(flags[1], c).all() for c in out_clocks):
+        chunks = f" for its {len(out_clocks)} chunks" if len(out_clocks) > 1 else ""
+        raise CipherbenchError(f"{core.design}: out_valid does not rise at clock {first}"
+                               f"{chunks}, as the manifest's latency says: the driver's timing "
+                               f"is wrong")
+    result = _output_bits(run, core, out_clocks, len(outputs) // len(core.out_ports), traces)
     width = core.block_bits
-    result = np.zeros((width, traces), dtype=np.uint8)
-    bits = run.bits(last)
-    for share in range(len(core.out_ports)):
-        result ^= bits[share * width:(share + 1) * width]
     blocks = planes_to_ints(drawn.secrets["block"], traces)
     size = width // 8
     for t in range(traces):
@@ -249,6 +296,24 @@ def check_core_runs(netlist: Netlist, core: MaskedCoreInfo, driver: MaskedDriver
                 f"encrypts {block.hex()} under {key.hex()} to {want.hex()}: the driver does "
                 f"not run the core right")
     return traces
+
+
+def _output_bits(run: Any, core: MaskedCoreInfo, out_clocks: Sequence[int], width: int,
+                 traces: int) -> np.ndarray:
+    """The XOR of the output shares (each ``width`` bits, recorded first), bit i in row i:
+    read at ``latency``, or assembled from a stream's chunks."""
+    result = np.zeros((core.block_bits, traces), dtype=np.uint8)
+    top = core.block_bits // 8 - 1
+    orders = core.out_order or (tuple(range(core.block_bits // 8)),)
+    for clock, order in zip(out_clocks, orders):
+        bits = run.bits(clock)
+        chunk = np.zeros((width, traces), dtype=np.uint8)
+        for share in range(len(core.out_ports)):
+            chunk ^= bits[share * width:(share + 1) * width]
+        for i, byte in enumerate(order):
+            low = 8 * (len(order) - 1 - i)
+            result[8 * (top - byte):8 * (top - byte) + 8] = chunk[low:low + 8]
+    return result
 
 
 # ---- what is probed ---------------------------------------------------------------------------
