@@ -326,6 +326,18 @@ def test_desync_jobs_give_each_design_its_own_variants(tmp_path: Path) -> None:
     assert got == [("des-64/iterative", "flipflop", "register", ()),
                    ("des-64/iterative", "latch", "register", ()),
                    ("des-64/pipelined", "latch", "stage", (("out_ready", 1),))]
+    # A study naming a design its jobs lack is refused; designs given on the command line
+    # (--design) run the jobs of those given.
+    text = path.read_text()
+    path.write_text(text.replace('designs = ["des/iterative", "des/pipelined"]',
+                                 'designs = ["des/iterative"]'))
+    with pytest.raises(CipherbenchError, match="name designs the study does not have: "
+                                               "des-64/pipelined"):
+        plan_jobs(load_study(path), RunSummary())
+    path.write_text(text)
+    given = load_study(path).override(designs=("des/pipelined",))
+    assert {(str(j.design), j.target.settings.get("granularity"))
+            for j in plan_jobs(given, RunSummary())} == {("des-64/pipelined", "stage")}
     path.write_text('designs = ["des/iterative"]\ntargets = ["asic-desync"]\n'
                     '[[desync_jobs]]\nstorage = "latch"\n')
     with pytest.raises(CipherbenchError, match="needs 'designs'"):

@@ -36,6 +36,9 @@ class Study:
     # Variants of every job of a flow (flows/base.py study_variants): (flow name, (settings...)).
     flow_variants: tuple[tuple[str, tuple[tuple[tuple[str, Any], ...], ...]], ...] = field(
         default=())
+    # The designs were chosen on the command line (--design): a variant naming designs runs
+    # for those of them chosen, rather than asking for the rest.
+    designs_chosen: bool = False
 
     def settings_for(self, flow: str) -> dict[str, Any]:
         return dict(dict(self.flow_settings).get(flow, ()))
@@ -47,7 +50,8 @@ class Study:
                  liberty: str | Path | None = None) -> "Study":
         study = self
         if designs:
-            study = replace(study, designs=tuple(design_of(d) for d in designs))
+            study = replace(study, designs=tuple(design_of(d) for d in designs),
+                            designs_chosen=True)
         if targets:
             study = replace(study, targets=check_targets(targets, "--target"),
                             skip_unavailable=False)

@@ -44,7 +44,8 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
                 target = replace(target, settings={**target.settings, **extra})
             for variant in _sequential_variants(target, study.asic.sequential):
                 for extra_variant in study.variants_for(target.flow):
-                    designs = _variant_designs(extra_variant, study.designs)
+                    designs = _variant_designs(extra_variant, study.designs,
+                                               study.designs_chosen)
                     settings = {k: v for k, v in extra_variant.items() if k != VARIANT_DESIGNS}
                     job_target = (replace(variant, settings={**variant.settings, **settings})
                                   if settings else variant)
@@ -56,9 +57,12 @@ def plan_jobs(study: Study, summary: RunSummary) -> list[Job]:
 VARIANT_DESIGNS = "designs"
 
 
-def _variant_designs(variant: dict[str, Any], designs: tuple[DesignSpec, ...]) -> list[DesignSpec]:
+def _variant_designs(variant: dict[str, Any], designs: tuple[DesignSpec, ...],
+                     on_command_line: bool = False) -> list[DesignSpec]:
     """The study's designs a flow variant applies to: those it names (by their spec as the
-    study writes it, short or canonical), or every design."""
+    study writes it, short or canonical), or every design. A name the study lacks is an error,
+    unless the designs were given ``on_command_line`` (then the variant runs for those of them
+    given)."""
     from ..external.spec import design_of
 
     wanted = variant.get(VARIANT_DESIGNS)
@@ -67,7 +71,7 @@ def _variant_designs(variant: dict[str, Any], designs: tuple[DesignSpec, ...]) -
     canonical = {design_of(name).canonical() for name in wanted}
     chosen = [d for d in designs if d.canonical() in canonical]
     missing = canonical - {d.canonical() for d in chosen}
-    if missing:
+    if missing and not on_command_line:
         raise CipherbenchError(f"a flow's jobs name designs the study does not have: "
                                f"{', '.join(sorted(missing))} (add them to 'designs')")
     return chosen
