@@ -18,9 +18,12 @@ import tempfile
 from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
+from typing import Generic, Protocol, TypeVar
 
 from ..errors import CipherbenchError
 from .libraries import DEFAULT_KIT, KITS, is_kit, kit_liberty, kit_named_by_path
+
+T = TypeVar("T")
 
 ENV_LIBERTY = "CIPHERBENCH_LIBERTY"
 ENV_CACHE = "CIPHERBENCH_CACHE"
@@ -339,12 +342,58 @@ def evaluate(function: str, values: dict[str, bool]) -> bool:
     Precedence (Liberty reference): ! and postfix ' first, then ^, then & * or juxtaposition,
     then | +. ValueError on anything else.
     """
+    return parse_function(function, _Truth(values))
+
+
+class FunctionAlgebra(Protocol[T]):
+    """What a parsed Liberty function is built into: a truth value, an expression text, ..."""
+
+    def any_of(self, terms: list[T]) -> T: ...
+    def all_of(self, terms: list[T]) -> T: ...
+    def parity(self, terms: list[T]) -> T: ...
+    def negated(self, term: T) -> T: ...
+    def grouped(self, term: T) -> T: ...
+    def constant(self, value: bool) -> T: ...
+    def name(self, token: str) -> T: ...
+
+
+def parse_function(function: str, algebra: FunctionAlgebra[T]) -> T:
+    """A Liberty boolean function built in ``algebra``, with the Liberty precedence
+    (``evaluate``). ValueError on a malformed function."""
     tokens = _tokenize(function)
-    parser = _Parser(tokens, values)
+    parser = _Parser(tokens, algebra)
     result = parser.parse_or()
     if parser.pos != len(tokens):
         raise ValueError(f"trailing input in {function!r}")
     return result
+
+
+@dataclass(frozen=True)
+class _Truth:
+    values: dict[str, bool]
+
+    def any_of(self, terms: list[bool]) -> bool:
+        return any(terms)
+
+    def all_of(self, terms: list[bool]) -> bool:
+        return all(terms)
+
+    def parity(self, terms: list[bool]) -> bool:
+        return sum(terms) % 2 == 1
+
+    def negated(self, term: bool) -> bool:
+        return not term
+
+    def grouped(self, term: bool) -> bool:
+        return term
+
+    def constant(self, value: bool) -> bool:
+        return value
+
+    def name(self, token: str) -> bool:
+        if token in self.values:
+            return self.values[token]
+        raise ValueError(f"unknown name {token!r}")
 
 
 def _tokenize(function: str) -> list[str]:
@@ -359,9 +408,9 @@ def _tokenize(function: str) -> list[str]:
     return tokens
 
 
-class _Parser:
-    def __init__(self, tokens: list[str], values: dict[str, bool]) -> None:
-        self.tokens, self.values, self.pos = tokens, values, 0
+class _Parser(Generic[T]):
+    def __init__(self, tokens: list[str], algebra: FunctionAlgebra[T]) -> None:
+        self.tokens, self.algebra, self.pos = tokens, algebra, 0
 
     def _peek(self) -> str | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -373,50 +422,49 @@ class _Parser:
         self.pos += 1
         return token
 
-    def parse_or(self) -> bool:
-        result = self.parse_and()
+    def parse_or(self) -> T:
+        terms = [self.parse_and()]
         while self._peek() in ("|", "+"):
             self._take()
-            result = self.parse_and() | result
-        return result
+            terms.append(self.parse_and())
+        return terms[0] if len(terms) == 1 else self.algebra.any_of(terms)
 
-    def parse_and(self) -> bool:
-        result = self.parse_xor()
+    def parse_and(self) -> T:
+        terms = [self.parse_xor()]
         while True:
             token = self._peek()
             if token in ("&", "*"):
                 self._take()
             elif token is None or token in ("|", "+", ")", "^", "'"):
-                return result
+                break
             # else: juxtaposition is AND
-            result = self.parse_xor() & result
+            terms.append(self.parse_xor())
+        return terms[0] if len(terms) == 1 else self.algebra.all_of(terms)
 
-    def parse_xor(self) -> bool:
-        result = self.parse_unary()
+    def parse_xor(self) -> T:
+        terms = [self.parse_unary()]
         while self._peek() == "^":
             self._take()
-            result = self.parse_unary() ^ result
-        return result
+            terms.append(self.parse_unary())
+        return terms[0] if len(terms) == 1 else self.algebra.parity(terms)
 
-    def parse_unary(self) -> bool:
+    def parse_unary(self) -> T:
         if self._peek() == "!":
             self._take()
-            return not self.parse_unary()
+            return self.algebra.negated(self.parse_unary())
         result = self.parse_primary()
         while self._peek() == "'":
             self._take()
-            result = not result
+            result = self.algebra.negated(result)
         return result
 
-    def parse_primary(self) -> bool:
+    def parse_primary(self) -> T:
         token = self._take()
         if token == "(":
             result = self.parse_or()
             if self._take() != ")":
                 raise ValueError("missing ')'")
-            return result
+            return self.algebra.grouped(result)
         if token in ("0", "1"):
-            return token == "1"
-        if token in self.values:
-            return self.values[token]
-        raise ValueError(f"unknown name {token!r}")
+            return self.algebra.constant(token == "1")
+        return self.algebra.name(token)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import CipherbenchError
-from ..liberty import Liberty, _tokenize
+from ..liberty import Liberty, parse_function
 
 _NUMBER = r"[-+]?[0-9]*\.?[0-9]+"
 _RE_CELL = re.compile(r"(?<![\w.])cell\s*\(\s*\"?([^\"\s)]+)\"?\s*\)\s*\{")
@@ -169,72 +169,31 @@ def _overrides(state: str, clear: str | None, preset: str | None) -> str:
 def verilog_expression(function: str) -> str:
     """A Liberty boolean function as a Verilog expression (same precedence as liberty.evaluate:
     ! and postfix ' first, then ^, then & * or juxtaposition, then | +)."""
-    tokens = _tokenize(function)
-    emitter = _Emitter(tokens)
-    text = emitter.parse_or()
-    if emitter.pos != len(tokens):
-        raise ValueError(f"trailing input in {function!r}")
-    return text
+    return parse_function(function, _VerilogText())
 
 
-class _Emitter:
-    def __init__(self, tokens: list[str]) -> None:
-        self.tokens, self.pos = tokens, 0
+class _VerilogText:
+    """Liberty functions built as Verilog expression text (liberty.FunctionAlgebra)."""
 
-    def _peek(self) -> str | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+    def any_of(self, terms: list[str]) -> str:
+        return "(" + " | ".join(terms) + ")"
 
-    def _take(self) -> str:
-        token = self._peek()
-        if token is None:
-            raise ValueError("unexpected end of function")
-        self.pos += 1
-        return token
+    def all_of(self, terms: list[str]) -> str:
+        return "(" + " & ".join(terms) + ")"
 
-    def parse_or(self) -> str:
-        terms = [self.parse_and()]
-        while self._peek() in ("|", "+"):
-            self._take()
-            terms.append(self.parse_and())
-        return terms[0] if len(terms) == 1 else "(" + " | ".join(terms) + ")"
+    def parity(self, terms: list[str]) -> str:
+        return "(" + " ^ ".join(terms) + ")"
 
-    def parse_and(self) -> str:
-        terms = [self.parse_xor()]
-        while True:
-            token = self._peek()
-            if token in ("&", "*"):
-                self._take()
-            elif token is None or token in ("|", "+", ")", "^", "'"):
-                break
-            terms.append(self.parse_xor())
-        return terms[0] if len(terms) == 1 else "(" + " & ".join(terms) + ")"
+    def negated(self, term: str) -> str:
+        return f"!{term}"
 
-    def parse_xor(self) -> str:
-        terms = [self.parse_unary()]
-        while self._peek() == "^":
-            self._take()
-            terms.append(self.parse_unary())
-        return terms[0] if len(terms) == 1 else "(" + " ^ ".join(terms) + ")"
+    def grouped(self, term: str) -> str:
+        return f"({term})"
 
-    def parse_unary(self) -> str:
-        if self._peek() == "!":
-            self._take()
-            return f"!{self.parse_unary()}"
-        result = self.parse_primary()
-        while self._peek() == "'":
-            self._take()
-            result = f"!{result}"
-        return result
+    def constant(self, value: bool) -> str:
+        return f"1'b{int(value)}"
 
-    def parse_primary(self) -> str:
-        token = self._take()
-        if token == "(":
-            inner = self.parse_or()
-            if self._take() != ")":
-                raise ValueError("missing ')'")
-            return f"({inner})"
-        if token in ("0", "1"):
-            return f"1'b{token}"
+    def name(self, token: str) -> str:
         if re.fullmatch(r"[A-Za-z_]\w*", token):
             return token
         raise ValueError(f"cannot write {token!r} as a Verilog name")
