@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from amaranth.hdl import Cat, Module, Mux, Signal, Value
+from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal, Value
 
 from .dom import Product, bits_of, dom_multiply, xor_network
 from .shares import RandomLayout, domain_pairs
@@ -153,3 +153,32 @@ class MaskedBuilder:
         q = dom_multiply(self.m, name, a.shares, b.shares, random, product, self._flop,
                          self.register_terms)
         return Shared(tuple(q), a.stage + 1, name)
+
+
+class MaskedGadget(Elaboratable):
+    """What the masked S-boxes share: ports ``i`` and ``o`` of ``width`` x ``shares`` bits
+    (share k of a value at bits [width k, width (k + 1))), ``r`` of the layout's random bits
+    (one dummy bit when unmasked, never read), the registers by name after elaboration, and
+    the builder their pipelines are made with."""
+
+    def _ports(self, width: int, shares: int, layout: RandomLayout, *, register: bool,
+               transparent: bool) -> None:
+        if shares < 1:
+            raise ValueError("a masked value has at least one share")
+        self.shares, self.register, self.transparent = shares, register, transparent
+        self.layout = layout
+        self.i = Signal(width * shares)
+        self.r = Signal(max(layout.width, 1))
+        self.o = Signal(width * shares)
+        self.flops: dict[str, Signal] = {}  # every register by name, after elaboration
+        self.flipflops = 0                   # their bit count, after elaboration
+
+    @property
+    def random_bits(self) -> int:
+        """Fresh bits per evaluation (and per clock, at one evaluation per clock)."""
+        return self.layout.width
+
+    def _builder(self, m: Module) -> MaskedBuilder:
+        return MaskedBuilder(m, self.shares, self.r, self.layout, register_terms=self.register,
+                             transparent=self.transparent)
+

@@ -43,11 +43,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from amaranth.hdl import Elaboratable, Module, Signal
+from amaranth.hdl import Module
 
 from ..sbox4 import anf, check_table
 from .dom import GF2_AND
-from .pipeline import MaskedBuilder, Shared
+from .pipeline import MaskedGadget, Shared
 from .shares import RandomLayout, join_shares, split_shares
 
 RANDOMNESS = ("fresh", "reuse")
@@ -115,7 +115,7 @@ def random_layout(table: Sequence[int], shares: int, randomness: str = "fresh") 
     return RandomLayout(shares, plan.multipliers(), aliases)
 
 
-class MaskedSbox4(Elaboratable):
+class MaskedSbox4(MaskedGadget):
     """A masked 4-bit S-box from its table (see the module docstring).
 
     Ports: ``i`` (4 x shares, share k at bits [4k, 4k + 4)), ``r`` (:attr:`random_bits`, read
@@ -124,28 +124,16 @@ class MaskedSbox4(Elaboratable):
 
     def __init__(self, table: Sequence[int], shares: int = 2, *, register: bool = True,
                  randomness: str = "fresh", transparent: bool = False) -> None:
-        if shares < 1:
-            raise ValueError("a masked value has at least one share")
         self.table = check_table(table)
         self.plan = anf_plan(self.table)
-        self.shares, self.register, self.transparent = shares, register, transparent
-        self.layout = random_layout(self.table, shares, randomness)
+        self._ports(4, shares, random_layout(self.table, shares, randomness), register=register,
+                    transparent=transparent)
         self.latency = self.plan.latency
-        self.i = Signal(4 * shares)
-        self.r = Signal(max(self.layout.width, 1))
-        self.o = Signal(4 * shares)
-        self.flops: dict[str, Signal] = {}  # every register by name, after elaboration
-        self.flipflops = 0                   # their bit count, after elaboration
-
-    @property
-    def random_bits(self) -> int:
-        return self.layout.width
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
         plan = self.plan
-        b = MaskedBuilder(m, self.shares, self.r, self.layout, register_terms=self.register,
-                          transparent=self.transparent)
+        b = self._builder(m)
         x = b.input(split_shares(self.i, 4, self.shares), "x")
         bit = [x.bits(k, k + 1) for k in range(4)]
         quads: dict[int, Shared] = {}
@@ -186,7 +174,7 @@ def program_latency(steps: Sequence[tuple], registers: dict[int, Sequence[int]])
     return max(stage)
 
 
-class MaskedBitsliced4(Elaboratable):
+class MaskedBitsliced4(MaskedGadget):
     """A 4-bit S-box from a bitsliced program (components/sbox4.py: steps s[dest] ^= s[a] & s[b],
     ^= s[a] | s[b], ^= s[a], = ~s[dest], and a bit permutation), every AND a DOM-indep AND and
     every OR one by De Morgan (a | b = ~(~a & ~b), each NOT on share 0 only), the XORs share-wise.
@@ -199,27 +187,15 @@ class MaskedBitsliced4(Elaboratable):
 
     def __init__(self, steps: Sequence[tuple], registers: dict[int, Sequence[int]],
                  shares: int = 2, *, register: bool = True, transparent: bool = False) -> None:
-        if shares < 1:
-            raise ValueError("a masked value has at least one share")
         self.steps, self.schedule = tuple(steps), dict(registers)
-        self.shares, self.register, self.transparent = shares, register, transparent
         gates = [(f"g{n}", 1) for n, step in enumerate(self.steps) if step[1:2] in (("&",), ("|",))]
-        self.layout = RandomLayout(shares, gates)
+        self._ports(4, shares, RandomLayout(shares, gates), register=register,
+                    transparent=transparent)
         self.latency = program_latency(self.steps, self.schedule)
-        self.i = Signal(4 * shares)
-        self.r = Signal(max(self.layout.width, 1))
-        self.o = Signal(4 * shares)
-        self.flops: dict[str, Signal] = {}  # every register by name, after elaboration
-        self.flipflops = 0                   # their bit count, after elaboration
-
-    @property
-    def random_bits(self) -> int:
-        return self.layout.width
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
-        b = MaskedBuilder(m, self.shares, self.r, self.layout, register_terms=self.register,
-                          transparent=self.transparent)
+        b = self._builder(m)
         x = b.input(split_shares(self.i, 4, self.shares), "x")
         s = [x.bits(k, k + 1) for k in range(4)]
         for n, step in enumerate(self.steps):

@@ -51,12 +51,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from amaranth.hdl import Elaboratable, Module, Signal
+from amaranth.hdl import Module, Signal
 
 from ..aes_sbox import affine
 from ..aes_sbox_composite import BASIS, gf4_mul, gf4_sq, gf16_sq_scale, matrix_of
 from .dom import gf4_product, gf16_product
-from .pipeline import MaskedBuilder, Shared, concat
+from .pipeline import MaskedBuilder, MaskedGadget, Shared, concat
 from .shares import RandomLayout, join_shares, split_shares
 
 LATENCY = 7
@@ -108,7 +108,7 @@ def masked_inverse(b: MaskedBuilder, t: Shared, n: int, nu: int) -> Shared:
     return concat([inv_lo, inv_hi], "tinv")
 
 
-class MaskedTowerSbox(Elaboratable):
+class MaskedTowerSbox(MaskedGadget):
     """An S-box of the form S(x) = M inv(X x + c) + c' over the tower field, masked (see the
     module docstring): ``in_rows`` (X, rows over the input byte), ``in_const`` (X c),
     ``out_rows`` (M), ``out_const`` (c'), ``n``, ``nu`` the tower's constants.
@@ -125,30 +125,17 @@ class MaskedTowerSbox(Elaboratable):
                  out_const: int, n: int, nu: int, shares: int = 2, *, register: bool = True,
                  randomness: str = "fresh", transparent: bool = False,
                  second: Matrices | None = None) -> None:
-        if shares < 1:
-            raise ValueError("a masked value has at least one share")
         self.in_rows, self.in_const = list(in_rows), in_const
         self.out_rows, self.out_const = list(out_rows), out_const
         self.second = second  # the other direction's matrices, chosen by ``decrypt``
         self.n, self.nu = n, nu
-        self.shares, self.register, self.transparent = shares, register, transparent
-        self.layout = random_layout(shares, randomness)
-        self.i = Signal(8 * shares)
-        self.r = Signal(max(self.layout.width, 1))  # 1 share: a dummy bit, never read
-        self.o = Signal(8 * shares)
+        self._ports(8, shares, random_layout(shares, randomness), register=register,
+                    transparent=transparent)
         self.decrypt = Signal()  # only with ``second``: 1 selects it, read with ``i``
-        self.flops: dict[str, Signal] = {}  # every register by name, after elaboration
-        self.flipflops = 0                   # their bit count, after elaboration
-
-    @property
-    def random_bits(self) -> int:
-        """Fresh bits per evaluation (and per clock, at one evaluation per clock)."""
-        return self.layout.width
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
-        b = MaskedBuilder(m, self.shares, self.r, self.layout, register_terms=self.register,
-                          transparent=self.transparent)
+        b = self._builder(m)
         x = b.input(split_shares(self.i, 8, self.shares), "x")
         if self.second is None:
             t = b.register(b.linear("in", [x], self.in_rows, self.in_const), "t")
