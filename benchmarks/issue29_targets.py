@@ -14,11 +14,10 @@ import argparse
 import fnmatch
 import sys
 from collections import defaultdict
-from pathlib import Path
 
-from cipherbench.report import current_rows
-from cipherbench.store import Result, Store
-from cipherbench.store.transfer import read_export
+from cipherbench.store import Result
+
+from stored_rows import add_row_sources, rows_from
 
 HEADERS = ["design", "goal", "GE", "MHz", "cycles/block", "Mbps", "Kbps/GE", "bits/clock/kGE",
            "FFs"]
@@ -67,20 +66,11 @@ def tables(results: list[Result], pattern: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("exports", nargs="*", type=Path, help="cipherbench exports (JSON)")
-    parser.add_argument("--db", help="a results database instead of exports")
+    add_row_sources(parser)
     parser.add_argument("--design", default="*", help="glob on the design, e.g. 'present-*'")
     args = parser.parse_args()
-    if bool(args.exports) == bool(args.db):
-        parser.error("give export files or --db, one of them")
-    rows: list[Result] = []
-    if args.db:
-        with Store(args.db) as store:
-            rows = store.results()
-    else:
-        for export in args.exports:
-            rows += read_export(export)
-    sys.stdout.write(tables(current_rows(rows), args.design))
+    rows = rows_from(parser, args)
+    sys.stdout.write(tables(rows, args.design))
     return 0
 
 

@@ -15,13 +15,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 from cipherbench.generate import build_core
-from cipherbench.report import current_rows
 from cipherbench.spec import parse
-from cipherbench.store import Result, Store
-from cipherbench.store.transfer import read_export
+from cipherbench.store import Result
+
+from stored_rows import add_row_sources, rows_from
 
 HEADERS = ["design", "shares", "GE", "x unmasked", "MHz", "cycles/block", "rnd bits/clock",
            "rnd bits/block", "Mbps", "Kbps/GE", "FFs"]
@@ -86,19 +85,10 @@ def tables(results: list[Result]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("exports", nargs="*", type=Path, help="cipherbench exports (JSON)")
-    parser.add_argument("--db", help="a results database instead of exports")
+    add_row_sources(parser)
     args = parser.parse_args()
-    if bool(args.exports) == bool(args.db):
-        parser.error("give export files or --db, one of them")
-    rows: list[Result] = []
-    if args.db:
-        with Store(args.db) as store:
-            rows = store.results()
-    else:
-        for path in args.exports:
-            rows += read_export(path)
-    sys.stdout.write(tables(current_rows(rows)))
+    rows = rows_from(parser, args)
+    sys.stdout.write(tables(rows))
     return 0
 
 

@@ -13,29 +13,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from cipherbench.report import current_rows
 from cipherbench.report.same_node import seed_summary_markdown
-from cipherbench.store import Result, Store
-from cipherbench.store.transfer import read_export
+
+from stored_rows import add_row_sources, rows_from
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("exports", nargs="*", type=Path, help="cipherbench exports (JSON)")
-    parser.add_argument("--db", help="a results database instead of exports")
+    add_row_sources(parser)
     args = parser.parse_args()
-    if bool(args.exports) == bool(args.db):
-        parser.error("give export files or --db, one of them")
-    rows: list[Result] = []
-    if args.db:
-        with Store(args.db) as store:
-            rows = store.results()
-    else:
-        for export in args.exports:
-            rows += read_export(export)
-    sys.stdout.write(seed_summary_markdown(current_rows(rows)))
+    rows = rows_from(parser, args)
+    sys.stdout.write(seed_summary_markdown(rows))
     return 0
 
 
