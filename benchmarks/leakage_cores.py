@@ -40,7 +40,7 @@ from cipherbench.leakage.record import leakage_result, leakage_settings
 from cipherbench.spec import parse
 
 MILLION_DESIGN = "aes-128/masked:width=8,shares=2"
-MASKED = ["present-80/masked:shares=2", "present-80/masked:shares=3",
+MASKED = ["present-80/masked:shares=2", "present-80/masked:shares=3", "sm4-128/masked:shares=2",
           "gift-128/masked:shares=2", "gift-128/masked:shares=3",
           "aes-128/masked:width=8,shares=2", "aes-128/masked:width=8,shares=3",
           "aes-128/masked:width=64,shares=2", "aes-128/masked:width=128,shares=2"]

@@ -239,7 +239,7 @@ def assessment_table(results: Sequence[Result]) -> Table:
             else MISSING,
             str(m.get("probing_where") or MISSING), str(m.get("probing_verdict", MISSING)),
             fmt(m.get("tvla_traces_per_second")),
-            "**pass**" if m.get("verdict") == "pass" else "**FAIL**"])
+            "pass" if m.get("verdict") == "pass" else "FAIL"])
     models = sorted({(str(r.result.measurements.get("power_model")),
                       str(r.result.measurements.get("probing_model"))) for r in rows})
     notes = [f"Power model: {power}. Probing: {probing}." for power, probing in models]
