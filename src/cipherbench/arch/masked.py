@@ -50,7 +50,7 @@ from amaranth.hdl import (Cat, ClockSignal, Const, Elaboratable, Instance, Modul
 from ..errors import CipherbenchError
 from ..interface import CoreShape
 from .base import CipherHardware
-from .narrow import NarrowController, Program
+from .narrow import NarrowController, Program, segment_codes
 
 FLAWS = ("none", "register", "reuse")
 PRNG_CHOICES = ("1", "2", "3", "zero")
@@ -197,12 +197,7 @@ class MaskedDatapath(Elaboratable):
 
     def codes(self) -> dict[str, int]:
         """Segment name -> the value ``segment`` carries while it runs (order of first use)."""
-        names: list[str] = []
-        for _, program in sorted(self.programs().items()):
-            for seg in program.block:
-                if seg.name not in names:
-                    names.append(seg.name)
-        return {name: i for i, name in enumerate(names)}
+        return segment_codes(self.programs(), with_setup=False)
 
     def running(self, name: str) -> Value:
         return self.active & (self.segment == self.codes()[name])

@@ -140,12 +140,7 @@ class NarrowDatapath(Elaboratable):
 
     def codes(self) -> dict[str, int]:
         """Segment name -> the value ``segment`` carries while it runs (order of first use)."""
-        names: list[str] = []
-        for _, program in sorted(self.programs().items()):
-            for seg in program.setup + program.block:
-                if seg.name not in names:
-                    names.append(seg.name)
-        return {name: i for i, name in enumerate(names)}
+        return segment_codes(self.programs(), with_setup=True)
 
     def running(self, name: str) -> Value:
         """1 while the named segment runs."""
@@ -346,4 +341,15 @@ class NarrowCore(Elaboratable):
             m.submodules.key_schedule = dp.key_schedule
         m.d.comb += self.io.out.block.eq(dp.block_out)
         return m
+
+
+def segment_codes(programs: dict[bool, Program], *, with_setup: bool) -> dict[str, int]:
+    """Segment name -> the value a controller's ``segment`` carries while it runs, numbered in
+    order of first use over the directions' programs (their setup segments first, if asked)."""
+    names: list[str] = []
+    for _, program in sorted(programs.items()):
+        for seg in (program.setup if with_setup else ()) + tuple(program.block):
+            if seg.name not in names:
+                names.append(seg.name)
+    return {name: i for i, name in enumerate(names)}
 
