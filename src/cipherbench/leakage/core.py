@@ -217,8 +217,8 @@ def core_driver(core: MaskedCoreInfo, key: bytes, block: bytes) -> MaskedDriver:
         load["in_decrypt"] = 0
     # A stream takes chunk j of the key and block on clock j; each chunk is shared afresh,
     # which draws its shares as a fresh sharing of the whole value would.
-    chunks = core.in_order or (tuple(range(core.block_bits // 8)),)
-    key_chunks = [int_chunk(key, order) for order in chunks] if core.in_order else [key_value]
+    chunks = core.in_order
+    key_chunks = [int_chunk(key, order) for order in chunks] if chunks else [key_value]
 
     def schedule(clock: int, secrets: Mapping[str, Planes]) -> dict[str, Any]:
         given: dict[str, Any] = dict(load) if clock == 0 else {}
@@ -227,7 +227,7 @@ def core_driver(core: MaskedCoreInfo, key: bytes, block: bytes) -> MaskedDriver:
         if clock < len(key_chunks):
             block = secrets["block"]
             given[key_name] = key_chunks[clock]
-            given[block_name] = planes_chunk(block, chunks[clock]) if core.in_order else block
+            given[block_name] = planes_chunk(block, chunks[clock]) if chunks else block
         return given
 
     shares = {"key": core.key_ports, "block": core.block_ports} if masked else {}
