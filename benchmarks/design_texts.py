@@ -5,7 +5,9 @@ the code: a restructuring must leave the hardware as it was.
     python benchmarks/design_texts.py compare BEFORE_DIR AFTER_DIR      # same text, or prove
 
 ``write`` generates each design (no cycle measurement: the Verilog only) into OUT_DIR/<slug>/ and
-writes OUT_DIR/digests.json: spec -> sha256 of its Verilog files, in order. ``compare`` lists the
+writes OUT_DIR/digests.json: the design as the study names it -> its spec, slug and the sha256 of
+its Verilog files, in order. The study's own text is the key because the two versions of the code
+may spell a design's canonical name differently (``des/iterative`` once read ``des-64/...``). ``compare`` lists the
 designs whose text is the same, and proves the others equal with the project's netlist proof
 (verify/netlist_proof.py: both sides' gate prefixes, registers matched by name); a design whose
 proof does not succeed is printed as DIFFERENT and the exit status is 1.
@@ -54,8 +56,8 @@ def write(out: Path, studies: list[Path]) -> None:
         folder = out / spec.slug
         if not (folder / "manifest.json").is_file():
             generate(spec, folder, measure=False)
-        digests[str(spec)] = {"slug": spec.slug, "sha256": _digest(folder)}
-        print(f"{spec}: {digests[str(spec)]['sha256'][:16]}", flush=True)
+        digests[design] = {"spec": str(spec), "slug": spec.slug, "sha256": _digest(folder)}
+        print(f"{design}: {digests[design]['sha256'][:16]}", flush=True)
     (out / "digests.json").write_text(json.dumps(digests, indent=2) + "\n")
 
 
