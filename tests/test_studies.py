@@ -56,6 +56,22 @@ def test_study_loads_and_every_design_parses(path: Path) -> None:
     assert len({str(d) for d in study.designs}) == len(study.designs), "a design is listed twice"
 
 
+def test_a_design_its_generator_refuses_is_a_one_line_error_when_the_study_is_read(
+        tmp_path: Path) -> None:
+    """Twofish has no 16-bit datapath: a study naming one is refused before it runs (the Fischer
+    study once did, and its three jobs would each have been a failed row)."""
+    from cipherbench.errors import CipherbenchError
+
+    study = tmp_path / "bad.toml"
+    study.write_text('designs = ["aes-128/iterative", "twofish-128/narrow:width=16"]\n'
+                     'targets = ["generic"]\n')
+    with pytest.raises(CipherbenchError) as info:
+        load_study(study)
+    message = str(info.value)
+    assert "'twofish-128/narrow:width=16' cannot be built" in message
+    assert "valid widths: 64, 32, 8" in message and "\n" not in message
+
+
 # ---- speed grades (NSA section 3.2) --------------------------------------------------------------
 
 

@@ -112,7 +112,7 @@ def load_study(path: Path) -> Study:
             raise CipherbenchError(f"{path}: '{key}' must be {what}")
     return Study(
         name=str(data.get("name", Path(path).stem)),
-        designs=(*(parse(d) for d in designs),
+        designs=(*(_buildable(d, where) for d in designs),
                  *(external_spec(Path(path).parent / core) for core in cores)),
         targets=check_targets(tuple(targets), where),
         asic=study_plan(data, where, targets),
@@ -120,6 +120,21 @@ def load_study(path: Path) -> Study:
         flow_settings=_flow_settings(data, where),
         flow_variants=_flow_variants(data, where),
     )
+
+
+def _buildable(design: str, where: str) -> DesignSpec:
+    """The design parsed, once its generator has accepted its parameters: a width or a
+    combination the cipher's hardware does not offer is refused when the study is read, not
+    hours into the run as a failed row."""
+    from ..generate import build_core
+
+    spec = parse(design)
+    try:
+        build_core(spec)
+    except CipherbenchError as exc:
+        raise CipherbenchError(f"{where}: design {design!r} cannot be built: {exc}; remove it "
+                               "or change its parameters") from exc
+    return spec
 
 
 def _flow_variants(data: dict[str, Any],
