@@ -3,6 +3,7 @@ the code: a restructuring must leave the hardware as it was.
 
     python benchmarks/design_texts.py write OUT_DIR [STUDY.toml ...]   # generate, keep, hash
     python benchmarks/design_texts.py compare BEFORE_DIR AFTER_DIR      # same text, or prove
+    python benchmarks/design_texts.py figures BEFORE_DB AFTER_DB        # same stored figures
 
 ``write`` generates each design (no cycle measurement: the Verilog only) into OUT_DIR/<slug>/ and
 writes OUT_DIR/digests.json: the design as the study names it -> its spec, slug and the sha256 of
@@ -10,7 +11,10 @@ its Verilog files, in order. The study's own text is the key because the two ver
 may spell a design's canonical name differently (``des/iterative`` once read ``des-64/...``). ``compare`` lists the
 designs whose text is the same, and proves the others equal with the project's netlist proof
 (verify/netlist_proof.py: both sides' gate prefixes, registers matched by name); a design whose
-proof does not succeed is printed as DIFFERENT and the exit status is 1.
+proof does not succeed is printed as DIFFERENT and the exit status is 1. ``figures`` pairs the
+rows of two results databases (the same study run by each version) by design and target and
+compares what a report shows of them: status, reason, measurements, cycles and metrics. The
+provenance (dates, durations, commit, tool paths) is left out: it says how a row was made.
 """
 
 from __future__ import annotations
@@ -103,6 +107,32 @@ def compare(before: Path, after: Path) -> int:
     return 1 if different else 0
 
 
+FIGURE_FIELDS = ("status", "reason", "measurements", "cycles", "metrics")
+
+
+def figures(before_db: str, after_db: str) -> int:
+    from cipherbench.store import Store
+
+    def rows(db: str) -> dict[tuple[str, str], dict[str, object]]:
+        with Store(db) as store:
+            return {(r.design, r.target): {f: getattr(r, f) for f in FIGURE_FIELDS}
+                    for r in store.results()}
+
+    old, new = rows(before_db), rows(after_db)
+    different = 0
+    for key in sorted(old.keys() | new.keys()):
+        name = f"{key[0]} on {key[1]}"
+        if key not in old or key not in new:
+            print(f"{name}: only {'after' if key in new else 'before'}")
+            different += 1
+            continue
+        fields = [f for f in FIGURE_FIELDS if old[key][f] != new[key][f]]
+        different += bool(fields)
+        print(f"{name}: {'DIFFERENT in ' + ', '.join(fields) if fields else 'identical'} "
+              f"({old[key]['status']})")
+    return 1 if different else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -112,11 +142,16 @@ def main() -> None:
     c = sub.add_parser("compare")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
+    f = sub.add_parser("figures")
+    f.add_argument("before_db")
+    f.add_argument("after_db")
     args = parser.parse_args()
     if args.command == "write":
         write(args.out, args.studies or [ROOT / "studies" / f"{s}.toml" for s in STUDIES])
-    else:
+    elif args.command == "compare":
         sys.exit(compare(args.before, args.after))
+    else:
+        sys.exit(figures(args.before_db, args.after_db))
 
 
 if __name__ == "__main__":
