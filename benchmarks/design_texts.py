@@ -98,6 +98,7 @@ def compare(before: Path, after: Path) -> int:
         a = load_design(before / entry["slug"])
         b = load_design(after / new[spec]["slug"])
         work = after / "proofs" / entry["slug"]
+        work.mkdir(parents=True, exist_ok=True)
         ref, _ = gates_prefix(a, "flat", "restructure", work / "before_gates.log")
         mapped, _ = gates_prefix(b, "flat", "restructure", work / "after_gates.log")
         proof = prove_equal(ref, mapped, b.top, work)
