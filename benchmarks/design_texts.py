@@ -127,11 +127,33 @@ def figures(before_db: str, after_db: str) -> int:
             print(f"{name}: only {'after' if key in new else 'before'}")
             different += 1
             continue
-        fields = [f for f in FIGURE_FIELDS if old[key][f] != new[key][f]]
-        different += bool(fields)
-        print(f"{name}: {'DIFFERENT in ' + ', '.join(fields) if fields else 'identical'} "
-              f"({old[key]['status']})")
+        changed, only_before, only_after = _figure_differences(old[key], new[key])
+        different += bool(changed or only_before or only_after)
+        parts = [f"changed: {', '.join(changed)}"] if changed else []
+        parts += [f"only before: {', '.join(only_before)}"] if only_before else []
+        parts += [f"only after: {', '.join(only_after)}"] if only_after else []
+        shared = "every shared figure identical" if not changed else "DIFFERENT"
+        print(f"{name} ({old[key]['status']}): "
+              f"{'identical' if not parts else shared + '; ' + '; '.join(parts)}")
     return 1 if different else 0
+
+
+def _flat(value: object, prefix: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        return {} if value is None else {prefix: value}  # a None figure is one not measured
+    flat: dict[str, object] = {}
+    for name, inner in value.items():
+        flat.update(_flat(inner, f"{prefix}.{name}"))
+    return flat
+
+
+def _figure_differences(old: dict[str, object],
+                        new: dict[str, object]) -> tuple[list[str], list[str], list[str]]:
+    """Figures (field.key...) whose values differ, and those only one row has."""
+    a = {k: v for f in FIGURE_FIELDS for k, v in _flat(old[f], f).items()}
+    b = {k: v for f in FIGURE_FIELDS for k, v in _flat(new[f], f).items()}
+    changed = sorted(k for k in a.keys() & b.keys() if a[k] != b[k])
+    return changed, sorted(a.keys() - b.keys()), sorted(b.keys() - a.keys())
 
 
 def main() -> None:
