@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cipherbench.jobs import EXPECTED_FAILURE_PREFIX, is_expected
 from cipherbench.report import current_rows, same_node
 from cipherbench.report.papaefstathiou import asynchronous
 from cipherbench.store import Result
@@ -38,7 +39,9 @@ def unverified(rows: list[Result]) -> list[str]:
     for row in rows:
         m, p = row.measurements, row.provenance
         if not row.ok:
-            bad.append(f"{row.design} @ {row.target}: {row.status}")
+            # A design too large for its device is a result ("does not fit"), not a failure.
+            if not is_expected(row.reason):
+                bad.append(f"{row.design} @ {row.target}: {row.status}")
         elif row.target.startswith("leakage:"):
             if m.get("checked_traces", 0) < 64:
                 bad.append(f"{row.design} @ {row.target}: driver not checked")
@@ -60,6 +63,15 @@ def test_the_verified_check_sees_a_failed_row() -> None:
     failed = replace(row, provenance={**row.provenance, "netlist_check": {"failed": 3}})
     assert unverified([failed]) == [f"{row.design} @ {row.target}: verification or netlist "
                                     "check failed"]
+
+
+def test_a_does_not_fit_row_is_a_result_and_any_other_failure_is_not() -> None:
+    (row,) = _rows("sugawara.json")[:1]
+    fit = replace(row, status="failed", reason=f"{EXPECTED_FAILURE_PREFIX} device ecp5-25k: "
+                                              "needs 83898 LUTs, has 24288")
+    crash = replace(row, status="failed", reason="yosys failed: exit code 1")
+    assert unverified([fit]) == []
+    assert unverified([crash]) == [f"{row.design} @ {row.target}: failed"]
 
 
 def test_nsa_tables_at_the_nsas_node() -> None:
