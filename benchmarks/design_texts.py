@@ -8,8 +8,8 @@ the code: a restructuring must leave the hardware as it was.
 ``write`` generates each design (no cycle measurement: the Verilog only) into OUT_DIR/<slug>/ and
 writes OUT_DIR/digests.json: the design as the study names it -> its spec, slug and the sha256 of
 its Verilog files, in order. The study's own text is the key because the two versions of the code
-may spell a design's canonical name differently (``des/iterative`` once read ``des-64/...``). ``compare`` lists the
-designs whose text is the same, and proves the others equal with the project's netlist proof
+may spell a design's canonical name differently (``des/iterative`` once read ``des-64/...``).
+``compare`` lists the designs whose text is the same, and proves the others equal with the project's netlist proof
 (verify/netlist_proof.py: both sides' gate prefixes, registers matched by name); a design whose
 proof does not succeed is printed as DIFFERENT and the exit status is 1. ``figures`` pairs the
 rows of two results databases (the same study run by each version) by design and target and
@@ -50,10 +50,9 @@ def _digest(folder: Path) -> str:
 
 
 def write(out: Path, studies: list[Path]) -> None:
+    from cipherbench.errors import CipherbenchError
     from cipherbench.generate import generate
     from cipherbench.spec import parse
-
-    from cipherbench.errors import CipherbenchError
 
     out.mkdir(parents=True, exist_ok=True)
     digests: dict[str, dict[str, str]] = {}
@@ -82,21 +81,21 @@ def compare(before: Path, after: Path) -> int:
     old = json.loads((before / "digests.json").read_text())
     new = json.loads((after / "digests.json").read_text())
     different = 0
-    for spec, entry in old.items():
-        if spec not in new:
-            print(f"{spec}: MISSING after")
+    for design, entry in old.items():
+        if design not in new:
+            print(f"{design}: MISSING after")
             different += 1
             continue
-        if "refused" in entry or "refused" in new[spec]:
-            both = "refused" in entry and "refused" in new[spec]
+        if "refused" in entry or "refused" in new[design]:
+            both = "refused" in entry and "refused" in new[design]
             different += 0 if both else 1
-            print(f"{spec}: refused {'by both' if both else 'by one side only: DIFFERENT'}")
+            print(f"{design}: refused {'by both' if both else 'by one side only: DIFFERENT'}")
             continue
-        if entry["sha256"] == new[spec]["sha256"]:
-            print(f"{spec}: same text")
+        if entry["sha256"] == new[design]["sha256"]:
+            print(f"{design}: same text")
             continue
         a = load_design(before / entry["slug"])
-        b = load_design(after / new[spec]["slug"])
+        b = load_design(after / new[design]["slug"])
         work = after / "proofs" / entry["slug"]
         work.mkdir(parents=True, exist_ok=True)
         ref, _ = gates_prefix(a, "flat", "restructure", work / "before_gates.log")
@@ -104,7 +103,7 @@ def compare(before: Path, after: Path) -> int:
         proof = prove_equal(ref, mapped, b.top, work)
         verdict = "proven equal" if proof.equal else f"DIFFERENT ({proof.reason})"
         different += 0 if proof.equal else 1
-        print(f"{spec}: text differs, {verdict}")
+        print(f"{design}: text differs, {verdict}")
     return 1 if different else 0
 
 

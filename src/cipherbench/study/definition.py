@@ -50,7 +50,8 @@ class Study:
                  liberty: str | Path | None = None) -> "Study":
         study = self
         if designs:
-            study = replace(study, designs=tuple(design_of(d) for d in designs),
+            study = replace(study, designs=tuple(buildable(design_of(d), "--design")
+                                                 for d in designs),
                             designs_chosen=True)
         if targets:
             study = replace(study, targets=check_targets(targets, "--target"),
@@ -112,7 +113,7 @@ def load_study(path: Path) -> Study:
             raise CipherbenchError(f"{path}: '{key}' must be {what}")
     return Study(
         name=str(data.get("name", Path(path).stem)),
-        designs=(*(_buildable(d, where) for d in designs),
+        designs=(*(buildable(parse(d), where) for d in designs),
                  *(external_spec(Path(path).parent / core) for core in cores)),
         targets=check_targets(tuple(targets), where),
         asic=study_plan(data, where, targets),
@@ -122,18 +123,19 @@ def load_study(path: Path) -> Study:
     )
 
 
-def _buildable(design: str, where: str) -> DesignSpec:
-    """The design parsed, once its generator has accepted its parameters: a width or a
-    combination the cipher's hardware does not offer is refused when the study is read, not
-    hours into the run as a failed row."""
-    from ..generate import build_core
+def buildable(spec: DesignSpec, where: str) -> DesignSpec:
+    """The design, once its generator has accepted its parameters: a width or a combination the
+    cipher's hardware does not offer is refused when the study is read, not hours into the run
+    as a failed row. A designer's own core has no generator to ask."""
+    from ..generate import build_core, is_external
 
-    spec = parse(design)
+    if is_external(spec):
+        return spec
     try:
         build_core(spec)
     except CipherbenchError as exc:
-        raise CipherbenchError(f"{where}: design {design!r} cannot be built: {exc}; remove it "
-                               "or change its parameters") from exc
+        raise CipherbenchError(f"{where}: design {str(spec)!r} cannot be built: {exc}; remove "
+                               "it or change its parameters") from exc
     return spec
 
 
