@@ -182,6 +182,8 @@ def test_simulate_runs_the_rtl(tmp_path: Path) -> None:
     (["generate", "aes-100/iterative", "-o", "x"], "no 100-bit key"),
     (["run", "--target", "tpu"], "unknown target 'tpu'"),
     (["run", "--design", "aes-512/iterative"], "no 512-bit key"),
+    (["run", "--design", "twofish-128/narrow:width=16", "--target", "generic"],
+     "'twofish-128/narrow:width=16' cannot be built: twofish has no 16-bit datapath"),
 ])
 def test_bad_specs(tmp_path: Path, args: list[str], fragment: str) -> None:
     one_line_error(cli(*args, cwd=tmp_path), fragment)
@@ -278,7 +280,11 @@ def test_one_simulated_netlist_per_design_and_the_rest_proven(tmp_path: Path) ->
 
 
 def test_run_then_report_and_warm_rerun(tmp_path: Path) -> None:
-    proc = cli("run", "--design", "des-64/iterative", "--target", "generic", cwd=tmp_path)
+    # A cache of its own: with a shared one, another run's simulated netlist of the design is
+    # found and this one's is proven equal to it, and the report line below reads differently.
+    env = {**os.environ, "CIPHERBENCH_CACHE": str(tmp_path / "cache")}
+    proc = cli("run", "--design", "des-64/iterative", "--target", "generic", cwd=tmp_path,
+               env=env)
     assert proc.returncode == 0, proc.stderr
     assert "1 ran" in proc.stdout
     (provenance,), = sqlite3.connect(tmp_path / "results" / "cipherbench.sqlite").execute(
@@ -287,9 +293,10 @@ def test_run_then_report_and_warm_rerun(tmp_path: Path) -> None:
     stages = json.loads(provenance)["stage_seconds"]  # and where it went
     assert {"design", "verification", "flow", "netlist_check"} <= set(stages)
     assert sum(stages.values()) <= json.loads(provenance)["job_seconds"] + 0.5
-    again = cli("run", "--design", "des-64/iterative", "--target", "generic", cwd=tmp_path)
+    again = cli("run", "--design", "des-64/iterative", "--target", "generic", cwd=tmp_path,
+                env=env)
     assert "0 ran, 1 cached" in again.stdout
-    report = cli("report", "-o", str(tmp_path / "rep"), cwd=tmp_path)
+    report = cli("report", "-o", str(tmp_path / "rep"), cwd=tmp_path, env=env)
     assert report.returncode == 0, report.stderr
     html = (tmp_path / "rep" / "report.html").read_text()
     assert re.search(r"des(-64)?/iterative", html) and "transistor" in html.lower()
