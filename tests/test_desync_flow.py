@@ -342,3 +342,33 @@ def test_desync_jobs_give_each_design_its_own_variants(tmp_path: Path) -> None:
                     '[[desync_jobs]]\nstorage = "latch"\n')
     with pytest.raises(CipherbenchError, match="needs 'designs'"):
         load_study(path)
+
+
+def test_a_desync_job_sets_its_own_layout_density(tmp_path: Path) -> None:
+    from cipherbench.flows.desync.flow import target_label
+    from cipherbench.jobs import RunSummary
+    from cipherbench.study import load_study
+    from cipherbench.study.planning import plan_jobs
+
+    path = tmp_path / "s.toml"
+    study = ('designs = ["des/iterative", "des/pipelined"]\ntargets = ["asic-desync"]\n'
+             'liberty = "osu018"\ndesync_density = 0.45\n'
+             '[[desync_jobs]]\ndesigns = ["des/iterative"]\nlayout = true\n'
+             '[[desync_jobs]]\ndesigns = ["des/pipelined"]\nlayout = true\ndensity = 0.3\n')
+    path.write_text(study)
+    got = {str(j.design): j.target.settings["density"]
+           for j in plan_jobs(load_study(path), RunSummary())}
+    assert got == {"des-64/iterative": 0.45, "des-64/pipelined": 0.3}
+    base = {"storage": "latch", "granularity": "stage", "goal": "area", "layout": True}
+    assert target_label({**base, "density": 0.3}, "osu018_stdcells") == \
+        "desync:osu018_stdcells:latch:stage:layout:density=0.3"
+    assert target_label({**base, "density": 0.5}, "osu018_stdcells") == \
+        "desync:osu018_stdcells:latch:stage:layout"
+    path.write_text(study.replace("density = 0.3", "density = 2"))
+    with pytest.raises(CipherbenchError, match=r"\[\[desync_jobs\]\]: 'density' must be a number "
+                                               "from 0.05 to 1"):
+        load_study(path)
+    path.write_text(study.replace("density = 0.3", "spacing = 0.3"))
+    with pytest.raises(CipherbenchError, match="unknown key.*spacing; valid: designs, storage, "
+                                               "granularity, layout, ties, density"):
+        load_study(path)

@@ -83,16 +83,28 @@ def effective(settings: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _density(value: Any, where: str, key: str = "desync_density") -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.05 <= value <= 1:
+        raise CipherbenchError(f"{where}: '{key}' must be a number from 0.05 to 1 "
+                               "(the placement's share of the core area, e.g. 0.5)")
+    return float(value)
+
+
 def target_label(settings: dict[str, Any], library_name: str) -> str:
     """desync:LIB:STORAGE:GRANULARITY, with the goal where it is not the area end and
-    ``:layout`` where the core was placed and routed."""
+    ``:layout`` where the core was placed and routed (``:density=D`` where not at 0.5)."""
     label = f"desync:{library_name}:{settings['storage']}:{settings['granularity']}"
     label += "" if settings["goal"] == "area" else f":{settings['goal']}"
     ties = settings.get("ties") or {}
     label += "".join(f":{port}={value}" for port, value in sorted(ties.items()))
-    return label + (":layout" if settings.get("layout") else "")
+    if not settings.get("layout"):
+        return label
+    density = settings.get("density", DEFAULTS["density"])
+    return label + ":layout" + ("" if density == DEFAULTS["density"] else f":density={density:g}")
 
 
+# The keys a [[desync_jobs]] table may set for its designs (besides 'designs').
+JOB_KEYS = ("storage", "granularity", "layout", "ties", "density")
 STUDY_KEYS = ("desync_storage", "desync_granularity", "desync_margin", "desync_goal",
               "desync_layout", "desync_density", "desync_ties", "desync_jobs")
 
@@ -116,6 +128,7 @@ class DesyncFlow:
         granularity = "stage"
         storage = ["flipflop", "latch"]
         ties = {out_ready = 1}
+        density = 0.3                              # this job's own placement density
     """
 
     name = "desync"
@@ -127,11 +140,7 @@ class DesyncFlow:
         if "desync_margin" in data:
             settings["margin"] = data["desync_margin"]
         if "desync_density" in data:
-            density = data["desync_density"]
-            if isinstance(density, bool) or not isinstance(density, (int, float)) \
-                    or not 0.05 <= density <= 1:
-                raise CipherbenchError(f"{where}: 'desync_density' must be a number from 0.05 to 1")
-            settings["density"] = float(density)
+            settings["density"] = _density(data["desync_density"], where)
         if "desync_goal" in data:
             if data["desync_goal"] not in ("area", "speed"):
                 raise CipherbenchError(f"{where}: 'desync_goal' must be \"area\" or \"speed\"")
@@ -153,13 +162,17 @@ class DesyncFlow:
                     not all(isinstance(d, str) for d in designs):
                 raise CipherbenchError(f"{where}: each [[desync_jobs]] needs 'designs', a list "
                                        "of design specs of the study")
-            unknown = sorted(set(group) - {"designs", "storage", "granularity", "layout", "ties"})
+            unknown = sorted(set(group) - {"designs", *JOB_KEYS})
             if unknown:
                 raise CipherbenchError(f"{where}: [[desync_jobs]] has unknown key(s) "
-                                       f"{', '.join(unknown)}; valid: designs, storage, "
-                                       "granularity, layout, ties")
-            keys = {f"desync_{k}": v for k, v in group.items() if k != "designs"}
-            variants += [{**v, "designs": list(designs)} for v in self._variants(keys, where)]
+                                       f"{', '.join(unknown)}; valid: designs, "
+                                       f"{', '.join(JOB_KEYS)}")
+            keys = {f"desync_{k}": v for k, v in group.items() if k not in ("designs", "density")}
+            # A job's own density: a large layout that the study's density leaves unroutable.
+            density = ({"density": _density(group["density"], f"{where}: [[desync_jobs]]", "density")}
+                       if "density" in group else {})
+            variants += [{**v, **density, "designs": list(designs)}
+                         for v in self._variants(keys, where)]
         return variants
 
     def _variants(self, data: Any, where: str) -> list[dict[str, Any]]:

@@ -113,10 +113,11 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 def _target_settings(result: Result) -> dict[str, Any]:
     """Library, storage, granularity, goal, tied ports and whether placed, from the settings,
-    else from the target id ``desync:LIB:STORAGE:GRANULARITY[:speed][:PORT=VALUE...][:layout]``."""
+    else from the target id ``desync:LIB:STORAGE:GRANULARITY[:speed][:PORT=VALUE...][:layout[:density=D]]``."""
     parts = result.target.split(":")
     extras = parts[4:]
-    ties = dict(extra.split("=", 1) for extra in extras if "=" in extra)
+    ties = dict(extra.split("=", 1) for extra in extras
+                if "=" in extra and not extra.startswith("density="))
     found: dict[str, Any] = {
         "library": parts[1] if len(parts) > 1 else None,
         "storage": parts[2] if len(parts) > 2 else None,
