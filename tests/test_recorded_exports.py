@@ -91,3 +91,12 @@ def test_papaefstathiou_table_10_at_its_node() -> None:
     assert table is not None
     designs = {r.design for r in rows if r.target.startswith("desync:")}
     assert {"des-64/iterative", "des-64/pipelined:inner=1"} <= designs
+
+
+def test_a_layout_density_in_a_desync_target_id_is_not_a_tied_port() -> None:
+    row = next(r for r in _rows("papaefstathiou.json") if r.target.startswith("desync:"))
+    bare = replace(row, settings={},
+                   target="desync:osu018_stdcells:flipflop:stage:out_ready=1:layout:density=0.3")
+    found = asynchronous._target_settings(bare)
+    assert found["ties"] == {"out_ready": "1"}
+    assert found["placed"] and found["granularity"] == "stage"

@@ -169,8 +169,8 @@ class DesyncFlow:
                                        f"{', '.join(JOB_KEYS)}")
             keys = {f"desync_{k}": v for k, v in group.items() if k not in ("designs", "density")}
             # A job's own density: a large layout that the study's density leaves unroutable.
-            density = ({"density": _density(group["density"], f"{where}: [[desync_jobs]]", "density")}
-                       if "density" in group else {})
+            density = ({"density": _density(group["density"], f"{where}: [[desync_jobs]]",
+                                            "density")} if "density" in group else {})
             variants += [{**v, **density, "designs": list(designs)}
                          for v in self._variants(keys, where)]
         return variants

@@ -113,7 +113,8 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 def _target_settings(result: Result) -> dict[str, Any]:
     """Library, storage, granularity, goal, tied ports and whether placed, from the settings,
-    else from the target id ``desync:LIB:STORAGE:GRANULARITY[:speed][:PORT=VALUE...][:layout[:density=D]]``."""
+    else from the target id
+    ``desync:LIB:STORAGE:GRANULARITY[:speed][:PORT=VALUE...][:layout[:density=D]]``."""
     parts = result.target.split(":")
     extras = parts[4:]
     ties = dict(extra.split("=", 1) for extra in extras
