@@ -372,3 +372,28 @@ def test_a_desync_job_sets_its_own_layout_density(tmp_path: Path) -> None:
     with pytest.raises(CipherbenchError, match="unknown key.*spacing; valid: designs, storage, "
                                                "granularity, layout, ties, density"):
         load_study(path)
+
+
+def test_a_timed_session_whose_simulator_does_not_start_is_a_tool_failure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    from cipherbench.errors import ToolFailed
+    from cipherbench.flows.desync import replay
+    from cipherbench.flows.desync.timed_sim import sim_tools
+
+    try:
+        tools = sim_tools()
+    except CipherbenchError as missing:
+        pytest.skip(f"Icarus Verilog absent: {missing}")
+    broken = tmp_path / "broken.vvp"
+    broken.write_text("not a compiled design\n")
+    with pytest.raises(ToolFailed, match="the timed simulation did not start"):
+        replay.TimedSession(broken, tmp_path, tmp_path / "b.vcd")
+    # A simulator still busy when the wait ends (a large core's SDF) is stopped and said so.
+    busy = tmp_path / "busy.v"
+    busy.write_text("module busy; reg x = 0; always #1 x = ~x; endmodule\n")
+    subprocess.run([tools.iverilog, "-o", str(tmp_path / "busy.vvp"), str(busy)], check=True)
+    monkeypatch.setattr(replay, "STARTUP_TIMEOUT_S", 0.5)
+    with pytest.raises(ToolFailed, match="still reading its netlist and SDF after 0.5 s"):
+        replay.TimedSession(tmp_path / "busy.vvp", tmp_path, tmp_path / "b.vcd")

@@ -181,6 +181,7 @@ class TimedSession:
         self.process = subprocess.Popen(
             [sim_tools().vvp, "-n", str(vvp), f"+ctl={self.control}", f"+vcd={vcd}"],
             cwd=work, stdout=self._log_handle, stderr=subprocess.STDOUT)
+        self._control = None  # until the simulator has opened its end
         self._control = self._open_control()
 
     def _open_control(self):  # type: ignore[no-untyped-def]
@@ -196,9 +197,14 @@ class TimedSession:
                 os.set_blocking(fd, True)
                 return os.fdopen(fd, "w")
             except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
+                if self.process.poll() is not None:
                     self.close()
                     raise ToolFailed(f"the timed simulation did not start (log: {self.log})")
+                if time.monotonic() > deadline:
+                    self.close()
+                    raise ToolFailed(f"the timed simulation was still reading its netlist and "
+                                     f"SDF after {STARTUP_TIMEOUT_S} s (Icarus's SDF annotation "
+                                     "grows with the netlist): too large a core for this check")
                 time.sleep(0.05)
 
     def run(self, stim: Path, out: Path, cycles: int, idle_after: int, idle_ps: int,
@@ -238,7 +244,8 @@ class TimedSession:
         import subprocess
 
         try:
-            if self.process.poll() is None and not self._control.closed:
+            if self.process.poll() is None and self._control is not None \
+                    and not self._control.closed:
                 self._control.write("Q - - 0 0 0 0 0 0\n")
                 self._control.flush()
                 self._control.close()
