@@ -204,7 +204,8 @@ class TimedSession:
                     self.close()
                     raise ToolFailed(f"the timed simulation was still reading its netlist and "
                                      f"SDF after {STARTUP_TIMEOUT_S} s (Icarus's SDF annotation "
-                                     "grows with the netlist): too large a core for this check")
+                                     "grows with the netlist): too large a core for this "
+                                     f"check (log: {self.log})")
                 time.sleep(0.05)
 
     def run(self, stim: Path, out: Path, cycles: int, idle_after: int, idle_ps: int,
