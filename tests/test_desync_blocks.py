@@ -41,7 +41,7 @@ def _timed_run(library: Liberty, net: Netlist, testbench: str, work: Path) -> st
     netlist = net.write(work / f"{net.name}.v")
     sdf = write_sdf(library, netlist, net.name, work / f"{net.name}.sdf", find_command("sta"))
     tb = work / "tb.v"
-    tb.write_text(testbench.replace("@SDF@", str(sdf)))
+    tb.write_text(testbench)
     return simulate(library, netlist, tb, "tb", sdf, work)
 
 
@@ -56,7 +56,6 @@ module tb;
     begin #2; $display("CHECK a=%b b=%b y0=%b y1=%b want %b %b", a, b, y0, y1, e0, e1); end
   endtask
   initial begin
-    $sdf_annotate("@SDF@", dut);
     a = 1; b = 0; rst = 1; #5; expect(0, 1);
     rst = 0;            expect(0, 1);   // inputs disagree: both keep their reset values
     a = 0;              expect(0, 0);   // both low: y1 falls
@@ -102,7 +101,6 @@ module tb;
   reg [@W1@:0] tokens [0:@N1@];
   cb_pipe dut (.rst(rst), .rin(rin), .aout(aout), @DIN@, .ain(ain), .rout(rout), @DOUT@);
   initial begin
-    $sdf_annotate("@SDF@", dut);
 @TOKENS@
   end
   // producer: four-phase, data set @BUNDLE@ ns before its request
@@ -274,7 +272,6 @@ module tb;
   cb_ring dut (.rst(rst), .load(load), .din0(din[0]), .din1(din[1]), .din2(din[2]),
                .din3(din[3]), .c0(c0), .q0(q[0]), .q1(q[1]), .q2(q[2]), .q3(q[3]));
   initial begin
-    $sdf_annotate("@SDF@", dut);
     rst = 1; load = 1; din = 4'd@START@; #20; rst = 0;
     // the first closing of bank 0 after reset takes din; from then on the ring iterates
     @(posedge c0); #0.2; load = 0; $display("ITER %0d %b", 0, q);
@@ -382,7 +379,6 @@ module tb;
   integer edges;
   cb_ring2 dut (.rst(rst), .c0(c0), .c1(c1));
   initial begin
-    $sdf_annotate("@SDF@", dut);
     edges = 0; rst = 1; #20; rst = 0; #200;
     $display("EDGES %0d c0=%b c1=%b", edges, c0, c1); $finish;
   end

@@ -75,8 +75,8 @@ def _run_tokens(folder: Path, built: dict, library: object, work: Path,
     work.mkdir(parents=True, exist_ok=True)
     tb = work / "tb.v"
     tb.write_text(testbench_verilog(assembled.top, assembled.data_inputs,
-                                    assembled.data_outputs, built["sdf"]))
-    vvp = compile_timed(library, built["netlist"], tb, "tb_desync", work)
+                                    assembled.data_outputs))
+    vvp = compile_timed(library, built["netlist"], built["sdf"], tb, "tb_desync", work)
     stim = work / "stim.hex"
     stim.write_text("".join(f"{(rst << 1) | en:x}\n" for rst, en in rows))
     out = work / "out.txt"
@@ -129,8 +129,8 @@ def test_the_environment_testbench_reports_a_hang(tmp_path: Path) -> None:
     work.mkdir()
     tb = work / "tb.v"
     tb.write_text(testbench_verilog(assembled.top, assembled.data_inputs,
-                                    assembled.data_outputs, built["sdf"]))
-    vvp = compile_timed(library, netlist, tb, "tb_desync", work)
+                                    assembled.data_outputs))
+    vvp = compile_timed(library, netlist, built["sdf"], tb, "tb_desync", work)
     (work / "stim.hex").write_text("2\n1\n1\n")
     out = work / "out.txt"
     session = TimedSession(vvp, work, work / "h.vcd")
@@ -390,10 +390,10 @@ def test_a_timed_session_whose_simulator_does_not_start_is_a_tool_failure(
     broken.write_text("not a compiled design\n")
     with pytest.raises(ToolFailed, match="the timed simulation did not start"):
         replay.TimedSession(broken, tmp_path, tmp_path / "b.vcd")
-    # A simulator still busy when the wait ends (a large core's SDF) is stopped and said so.
+    # A simulator still busy when the wait ends (a large core loading) is stopped and said so.
     busy = tmp_path / "busy.v"
     busy.write_text("module busy; reg x = 0; always #1 x = ~x; endmodule\n")
     subprocess.run([tools.iverilog, "-o", str(tmp_path / "busy.vvp"), str(busy)], check=True)
     monkeypatch.setattr(replay, "STARTUP_TIMEOUT_S", 0.5)
-    with pytest.raises(ToolFailed, match="still reading its netlist and SDF after 0.5 s"):
+    with pytest.raises(ToolFailed, match="still loading its netlist after 0.5 s"):
         replay.TimedSession(tmp_path / "busy.vvp", tmp_path, tmp_path / "b.vcd")

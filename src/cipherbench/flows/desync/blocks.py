@@ -5,8 +5,8 @@
   the inverted acknowledge; its output closes the latch), one per latch bank.
 - ``delay_line``: a matched delay, a chain of the library's smallest buffer, sized by OpenSTA.
 
-Everything is emitted flat (one module, one name space) so that OpenSTA's SDF and Icarus'
-$sdf_annotate agree on every instance name without a hierarchy divider.
+Everything is emitted flat (one module, one name space) so that OpenSTA's SDF and the netlist
+agree on every instance name without a hierarchy divider (annotate.py).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from .blocks import CellSet
 from .build import STORAGE_KINDS, assemble, channel_ports, datapath_netlist, storage_for
 from .controllers import ENABLE_FANOUT
 from .netlist import read_mapped_netlist
-from .timed_sim import IVERILOG_HINT, drop_shared_pin_arcs, sim_tools, write_sdf
+from .timed_sim import IVERILOG_HINT, sim_tools, write_sdf
 from .timing import delay_line_fit, path_delays, storage_timing
 
 DEFAULTS: dict[str, Any] = {
@@ -368,7 +368,6 @@ def desynchronize(top: str, clock: str, netlist_file: Path, library: Any,
     built = assemble(netlist, clock, graph, settings["storage"], cells, library, stages,
                      pulse_stages, netlist_path)
     sdf = write_sdf(library, netlist_path, built.top, work / "desync.sdf", sta)
-    drop_shared_pin_arcs(sdf, netlist_path)
     (work / "desync_plan.json").write_text(json.dumps({
         "banks": {name: len(bank.flipflops) for name, bank in graph.banks.items()},
         "edges": sorted(graph.edges), "paths_ps": {f"{s}->{d}": v for (s, d), v in paths.items()},
@@ -400,7 +399,6 @@ def lay_out(built: dict[str, Any], library: Any, settings: dict[str, Any], work:
                              work, density)
     sdf = write_sdf(library, placed.netlist, built["assembled"].top, work / "desync_routed.sdf",
                     sta, spef=placed.spef)
-    drop_shared_pin_arcs(sdf, placed.netlist)
     built.update(netlist=placed.netlist, sdf=sdf, spef=placed.spef)
     return {**placed.figures, "layout_density": density,
             "utilization_pct": round(100.0 * sum(built["assembled"].area_um2.values())

@@ -1,8 +1,8 @@
 """Verilog simulation models of a Liberty library's cells, written from the Liberty itself.
 
 Timed simulation (timed_sim.py) needs every cell as a Verilog module whose `specify` block has a
-path for each timing arc, so that Icarus can annotate OpenSTA's SDF onto it. The OSU kits ship
-such models; NanGate45 here is only Liberty. Rather than depend on a file a library may lack,
+path for each timing arc, whose delays each instance takes from OpenSTA's SDF (annotate.py). The
+OSU kits ship models; NanGate45 here is only Liberty. Rather than depend on a file a library may lack,
 this writes the models from what the Liberty says a cell does:
 
 - a combinational output: ``assign`` of its ``function``;
@@ -11,10 +11,11 @@ this writes the models from what the Liberty says a cell does:
 - a ``latch`` group: a level-sensitive register open while ``enable`` holds, taking ``data_in``;
 - outputs of sequential cells read the group's state variables (``IQ``, ``IQN``).
 
-Every input of a cell gets a path to every output (``(A => Y) = (0, 0)``); the SDF's IOPATHs
-replace the zeros. An edge-triggered cell's path from its clock is level-sensitive here
-(``(CK => Q)``): Icarus annotates an SDF ``(IOPATH (posedge CK) Q ...)`` onto it, and only the
-clock's rising edge changes Q anyway. Timing checks (setup, hold) are not modelled: a race shows
+Every input of a cell gets a path to every output, whose rise and fall delays are parameters of
+the module (``(A => Y) = (tpd_A_Y_r, tpd_A_Y_f)``, 0 by default): annotate.py writes each
+instance's from the SDF. An edge-triggered cell's path from its clock is level-sensitive here
+(``(CK => Q)``): it takes the SDF's ``(IOPATH (posedge CK) Q ...)``, and only the clock's rising
+edge changes Q anyway. Timing checks (setup, hold) are not modelled: a race shows
 as wrong data in the testbench's comparison, as with the kits' own models, which Icarus runs
 without their checks too.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from ...errors import CipherbenchError
 from ..liberty import Liberty, parse_function
+from .annotate import arc_parameters
 
 _NUMBER = r"[-+]?[0-9]*\.?[0-9]+"
 _RE_CELL = re.compile(r"(?<![\w.])cell\s*\(\s*\"?([^\"\s)]+)\"?\s*\)\s*\{")
@@ -59,8 +61,9 @@ class CellModel:
 
 def cell_models_from_liberty(library: Liberty, cache: Path) -> Path:
     """The models of every cell of ``library`` as one Verilog file under ``cache`` (written
-    once per Liberty text: keyed by its sha256)."""
-    target = cache / f"models_{library.sha256[:16]}.v"
+    once per Liberty text and version of this writer: keyed by both)."""
+    writer = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]
+    target = cache / f"models_{library.sha256[:16]}_{writer}.v"
     if not target.is_file():
         cache.mkdir(parents=True, exist_ok=True)
         text = models_verilog(library.path.read_text(errors="replace"), library.name)
@@ -127,8 +130,14 @@ def module_of(cell: CellModel) -> str:
         lines += _state_logic(cell.group)
     for pin, function in cell.outputs:
         lines.append(f"  assign {pin} = {verilog_expression(function)};")
+    arcs = [(src, dst) for dst, _ in cell.outputs for src in cell.inputs]
+    # Each arc's delays are parameters of the instance (annotate.py writes them from the SDF);
+    # 0 until then.
+    lines += [f"  parameter real {rise} = 0.0, {fall} = 0.0;"
+              for rise, fall in (arc_parameters(src, dst) for src, dst in arcs)]
     lines.append("  specify")
-    lines += [f"    ({src} => {dst}) = (0, 0);" for dst, _ in cell.outputs for src in cell.inputs]
+    lines += [f"    ({src} => {dst}) = ({', '.join(arc_parameters(src, dst))});"
+              for src, dst in arcs]
     lines += ["  endspecify", "endmodule", ""]
     return "\n".join(lines)
 

@@ -3,9 +3,10 @@ it with the cells' Verilog models so that a race (data latched before it settles
 
 Verilator would not do here: it has no delays, so a too-short matched delay would pass. The
 cells' delays come from the Liberty tables through OpenSTA's SDF (IOPATH per cell instance,
-for the loads of this netlist), annotated onto the `specify` paths of the kit's own models.
-Icarus does not run the models' $setup/$hold checks: a race shows as wrong data, not as a
-timing-check message, which is what the testbenches compare.
+for the loads of this netlist), written into the netlist as each instance's parameters for the
+`specify` paths of the cell models (annotate.py, models.py). The models have no $setup/$hold
+checks: a race shows as wrong data, not as a timing-check message, which is what the
+testbenches compare.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import CipherbenchError, ToolFailed, ToolMissing
+from ...errors import ToolFailed, ToolMissing
 from ..liberty import Liberty
 from ...tools import find_command, run_tool
 
@@ -76,58 +77,8 @@ def write_sdf(library: Liberty, netlist: Path, top: str, sdf: Path, sta: str,
     script = (f"{_load(library, netlist, top)}{parasitics}\n"
               f"  write_sdf -divider / -digits 4 {{{sdf}}}")
     _run_sta(script, sdf.parent, f"{sdf.stem}_sdf", sta)
-    sdf.write_text(typical_from_max(fill_loop_arcs(sdf.read_text())))
+    sdf.write_text(fill_loop_arcs(sdf.read_text()))
     return sdf
-
-
-def drop_shared_pin_arcs(sdf: Path, netlist: Path) -> int:
-    """Remove the SDF arcs Icarus cannot place: where a cell has one net on two of its input
-    pins (ABC maps !((a | b) & (b | d)) onto an OAI22 with b on two pins), Icarus merges the
-    two ports and finds no module path for the second, which it reports as an annotation
-    failure. The first pin's arc times the shared net; the others' are dropped. Returns how
-    many arcs were dropped."""
-    shared: dict[str, set[str]] = {}
-    for _cell, name, conns in _RE_NETLIST_INSTANCE.findall(netlist.read_text()):
-        seen: dict[str, str] = {}
-        for pin, net in _RE_CONN.findall(conns):
-            net = net.strip()
-            if net in seen and not net.startswith("1'b"):
-                shared.setdefault(name, set()).add(pin)
-            seen.setdefault(net, pin)
-    if not shared:
-        return 0
-    dropped = 0
-
-    def fix(match: re.Match[str]) -> str:
-        nonlocal dropped
-        block = match.group(0)
-        instance = re.search(r"\(INSTANCE (\S+)\)", block)
-        pins = shared.get(instance.group(1)) if instance else None
-        if not pins:
-            return block
-        kept = []
-        for line in block.split("\n"):
-            arc = re.match(r"\s*\(IOPATH (\S+) ", line)
-            if arc and arc.group(1) in pins:
-                dropped += 1
-                continue
-            kept.append(line)
-        return "\n".join(kept)
-
-    sdf.write_text(_RE_SDF_CELL.sub(fix, sdf.read_text()))
-    return dropped
-
-
-_RE_NETLIST_INSTANCE = re.compile(r"^\s*(\w+)\s+(\S+)\s*\((\s*\..*?)\);", re.MULTILINE | re.DOTALL)
-_RE_CONN = re.compile(r"\.(\w+)\(([^()]*)\)")
-_RE_MIN_MAX = re.compile(r"\(([-+0-9.eE]+)::([-+0-9.eE]+)\)")
-
-
-def typical_from_max(text: str) -> str:
-    """OpenSTA writes (min::max) with no typical value, and Icarus annotates the typical one:
-    given an empty one it silently keeps the models' own specparams. The max (the figure STA
-    times with) goes in the typical place."""
-    return _RE_MIN_MAX.sub(lambda m: f"({m.group(1)}:{m.group(2)}:{m.group(2)})", text)
 
 
 _RE_SDF_CELL = re.compile(r"\(CELL\b.*?(?=\n \(CELL\b|\Z)", re.DOTALL)
@@ -178,43 +129,33 @@ def port_delay_ps(library: Liberty, netlist: Path, top: str, source: str, sink: 
     return float(found.group(1)) * 1000.0  # set_cmd_units -time ns
 
 
-def compile_timed(library: Liberty, netlist: Path, testbench: Path, tb_top: str,
+def compile_timed(library: Liberty, netlist: Path, sdf: Path, testbench: Path, tb_top: str,
                   work: Path) -> Path:
-    """Netlist, cell models and testbench compiled with specify paths on; the vvp program.
+    """Netlist with the SDF's delays (annotate.py), cell models and testbench compiled with
+    specify paths on; the vvp program."""
+    from .annotate import annotated_netlist
 
-    The testbench must call $sdf_annotate on its instance of the netlist: without it Icarus
-    would run on the models' built-in delays (zero), not this netlist's."""
     tools = sim_tools()
-    if "$sdf_annotate" not in testbench.read_text():
-        raise CipherbenchError(f"{testbench} does not $sdf_annotate the netlist's SDF")
+    models = cell_models(library)
+    timed = annotated_netlist(netlist, sdf, models, work / f"{netlist.stem}_timed.v")
     binary = work / f"{tb_top}.vvp"
     run_tool([tools.iverilog, "-g2005", "-gspecify", "-s", tb_top, "-o", str(binary),
-              str(cell_models(library)), str(netlist), str(testbench)],
+              str(models), str(timed), str(testbench)],
              cwd=work, log_path=work / f"{tb_top}_iverilog.log", timeout_s=SIM_TIMEOUT_S)
     return binary
 
 
 def run_timed(binary: Path, args: list[str], work: Path, name: str,
               timeout_s: float = SIM_TIMEOUT_S) -> str:
-    """Run a compiled timed simulation with plusargs; its output. An SDF that did not annotate
-    is an error (the run would prove nothing about the netlist's timing)."""
+    """Run a compiled timed simulation with plusargs; its output."""
     tools = sim_tools()
-    log = work / f"{name}_vvp.log"
-    output = run_tool([tools.vvp, "-n", str(binary), *args], cwd=work, log_path=log,
-                      timeout_s=timeout_s)
-    problem = next((ln for ln in output.splitlines()
-                    if "SDF" in ln and ("ERROR" in ln or "Unable" in ln)), None)
-    if problem:
-        raise ToolFailed(f"SDF not annotated: {problem.strip()} (log: {log})")
-    return output
+    return run_tool([tools.vvp, "-n", str(binary), *args], cwd=work,
+                    log_path=work / f"{name}_vvp.log", timeout_s=timeout_s)
 
 
 def simulate(library: Liberty, netlist: Path, testbench: Path, tb_top: str, sdf: Path,
              work: Path) -> str:
-    """Compile netlist, cell models and testbench with specify paths on; run; vvp's output.
-
-    The testbench calls $sdf_annotate on its instance of the netlist with ``sdf``."""
-    if str(sdf) not in testbench.read_text():
-        raise CipherbenchError(f"{testbench} does not $sdf_annotate {sdf}")
-    binary = compile_timed(library, netlist, testbench, tb_top, work)
+    """Compile netlist (with ``sdf``'s delays), cell models and testbench with specify paths on;
+    run; vvp's output."""
+    binary = compile_timed(library, netlist, sdf, testbench, tb_top, work)
     return run_timed(binary, [], work, tb_top)
