@@ -1,5 +1,5 @@
-"""The SDF's delays written into a netlist as its cell models' parameters (flows/desync/annotate.py):
-read as OpenSTA times a path, and every mismatch between SDF, netlist and models an error."""
+"""The SDF's delays written into a netlist as its cell models' parameters (annotate.py): read as
+OpenSTA times a path, and every mismatch between SDF, netlist and models an error."""
 
 from __future__ import annotations
 

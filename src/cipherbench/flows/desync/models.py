@@ -2,8 +2,8 @@
 
 Timed simulation (timed_sim.py) needs every cell as a Verilog module whose `specify` block has a
 path for each timing arc, whose delays each instance takes from OpenSTA's SDF (annotate.py). The
-OSU kits ship models; NanGate45 here is only Liberty. Rather than depend on a file a library may lack,
-this writes the models from what the Liberty says a cell does:
+OSU kits ship models; NanGate45 here is only Liberty. Rather than depend on a file a library may
+lack, this writes the models from what the Liberty says a cell does:
 
 - a combinational output: ``assign`` of its ``function``;
 - a ``ff`` group: an edge-triggered register on ``clocked_on`` taking ``next_state``, with the
