@@ -84,6 +84,15 @@ def test_the_slowest_condition_and_value_in_ns() -> None:
     assert delays["r1"] == {("CK", "Q"): pytest.approx((0.041, 0.043))}
 
 
+def test_an_arc_cut_to_break_a_loop_takes_its_cells_slowest() -> None:
+    """OpenSTA writes the arc it disabled in a C-element's loop as 0 ns: it takes the slowest
+    rise and fall of the instance's other arcs; an instance all of whose arcs are 0 keeps them."""
+    cut = SDF.replace("(IOPATH B Y (30.0::31.0))", "(IOPATH B Y (0.000::0.000))")
+    assert read_sdf_delays(cut)["u[0]"][("B", "Y")] == pytest.approx((0.016, 0.021))
+    untimed = cut.replace("(40.0::41.0) (42.0::43.0)", "(0::0) (0::0)")
+    assert read_sdf_delays(untimed)["r1"] == {("CK", "Q"): (0.0, 0.0)}
+
+
 def test_the_models_have_a_parameter_per_arc(files: dict[str, Path]) -> None:
     assert model_arcs(files["models"]) == {"NAND2": {("A", "Y"), ("B", "Y")},
                                            "DFF": {("CK", "Q"), ("D", "Q")}}

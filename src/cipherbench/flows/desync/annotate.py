@@ -11,6 +11,10 @@ What is written is what the SDF says, read as OpenSTA times a path:
 
 - the slowest value of each (min:typ:max) triple (OpenSTA writes min::max; the max is the value
   its setup checks use, and the one the matched delays were sized against);
+- an arc OpenSTA cut to break a combinational loop (a C-element is one), which it writes as 0 ns
+  and which would make the feedback faster than any gate: the slowest rise and fall of the
+  instance's other arcs (the same gate driving the same load, off by only the difference
+  between its input pins);
 - an arc that OpenSTA wrote once per input condition (COND, NanGate45's AOI and OAI cells): the
   slowest condition's rise and fall (Icarus's own annotation skips COND arcs, leaving them at 0);
 - wires (INTERCONNECT) are not written: the cells' IOPATH delays hold the wires' load, and after
@@ -59,7 +63,19 @@ def read_sdf_delays(text: str) -> dict[str, Arcs]:
         key = (source, path.group(3))
         old = arcs.get(key)
         arcs[key] = (rise, fall) if old is None else (max(old[0], rise), max(old[1], fall))
+    for arcs in delays.values():
+        _fill_loop_arcs(arcs)
     return delays
+
+
+def _fill_loop_arcs(arcs: Arcs) -> None:
+    timed = [delay for delay in arcs.values() if delay != (0.0, 0.0)]
+    if not timed or len(timed) == len(arcs):
+        return
+    slowest = (max(rise for rise, _ in timed), max(fall for _, fall in timed))
+    for key, delay in arcs.items():
+        if delay == (0.0, 0.0):
+            arcs[key] = slowest
 
 
 def _timescale_ns(text: str) -> float:

@@ -77,43 +77,7 @@ def write_sdf(library: Liberty, netlist: Path, top: str, sdf: Path, sta: str,
     script = (f"{_load(library, netlist, top)}{parasitics}\n"
               f"  write_sdf -divider / -digits 4 {{{sdf}}}")
     _run_sta(script, sdf.parent, f"{sdf.stem}_sdf", sta)
-    sdf.write_text(fill_loop_arcs(sdf.read_text()))
     return sdf
-
-
-_RE_SDF_CELL = re.compile(r"\(CELL\b.*?(?=\n \(CELL\b|\Z)", re.DOTALL)
-_RE_IOPATH = re.compile(r"\(IOPATH (\S+) (\S+) (\([^()]*\))(?: (\([^()]*\)))?\)")
-_ZERO = re.compile(r"\(0(?:\.0+)?::0(?:\.0+)?\)")
-
-
-def fill_loop_arcs(text: str) -> str:
-    """Give the arcs OpenSTA cut to break combinational loops the delay of their cell.
-
-    A C-element is a loop; OpenSTA disables one arc of every loop and writes it to the SDF
-    as 0 ns, which would make the feedback faster than any gate. The cut arc is given the
-    slowest rise and fall of the other arcs of the same instance: the same gate driving the
-    same load, off by only the difference between its input pins."""
-    return _RE_SDF_CELL.sub(lambda m: _fill_cell(m.group(0)), text)
-
-
-def _fill_cell(cell: str) -> str:
-    arcs = _RE_IOPATH.findall(cell)
-    timed = [a for a in arcs if not _ZERO.fullmatch(a[2])]
-    if not timed or len(timed) == len(arcs):
-        return cell
-    rise = max((a[2] for a in timed), key=_slowest)
-    fall = max((a[3] or a[2] for a in timed), key=_slowest)
-
-    def fill(m: re.Match[str]) -> str:
-        if not _ZERO.fullmatch(m.group(3)) or m.group(4):
-            return m.group(0)
-        return f"(IOPATH {m.group(1)} {m.group(2)} {rise} {fall})"
-
-    return _RE_IOPATH.sub(fill, cell)
-
-
-def _slowest(triple: str) -> float:
-    return max(float(v) for v in triple.strip("()").split(":") if v)
 
 
 def port_delay_ps(library: Liberty, netlist: Path, top: str, source: str, sink: str,
