@@ -199,6 +199,6 @@ def test_findings_compare_bits_per_clock_per_kge_at_any_node() -> None:
     # ours: 128 bits / 18 cycles / 8,000 GE = 0.889; Sony's Table 1, 5,979 gates: 1.189
     assert claim[2] == "0.889" and claim[3] == "1.19 bits/clock/kGE"
     assert claim[4] == "0.747" and claim[5] == "no"  # 0.8889 / 1.1894
-    assert lightweight.bits_per_clock_per_kge(64, 32, 1570.0) == pytest.approx(1.2739, abs=1e-4)
+    assert metrics.bits_per_clock_per_kge(64, 32, 1570.0) == pytest.approx(1.2739, abs=1e-4)
     # a cipher without a published round-based row with cycles gets no such claim
     assert not any(r.startswith("present round-based") for r in rows)

@@ -72,6 +72,13 @@ def mbps_per_lut(throughput: float, luts: float) -> float:
     return throughput / luts
 
 
+def bits_per_clock_per_kge(block_bits: float, cycles_per_block: float, ge: float) -> float:
+    """Throughput per area with the clock left out (block bits / cycles per block / GE x 1000):
+    how much a core's structure, not its library's speed, does per gate. The lightweight and
+    masked literature compares compact cores by it."""
+    return block_bits / cycles_per_block / ge * 1000.0
+
+
 def energy_per_bit_pj(power_mw: float, block_bits: int, clock_mhz: float, ii: float) -> float:
     """Energy per processed bit at the clock the power was measured at, in pJ.
 

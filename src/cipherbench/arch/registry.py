@@ -157,3 +157,87 @@ ARCHITECTURES: dict[str, ArchInfo] = {
         },
     ),
 }
+
+
+# --- how comparisons classify an architecture ------------------------------------------------
+# The report sets our cores beside the seeds' by what an architecture is (a loop of one round
+# unit, a full pipeline, a compact datapath, ...). That is decided here, once, beside the
+# declarations, instead of by each report section reading architecture names and parameters.
+
+
+@dataclass(frozen=True)
+class ArchShape:
+    """One architecture with its parameters (defaults filled in), as comparisons see it."""
+
+    name: str  # the architecture's name in ARCHITECTURES
+    # One round per clock through one round unit that blocks loop through (the NSA's "basic
+    # iterative" architecture, Gaj's basic architecture), whatever its key handling.
+    basic_iterative: bool = False
+    keys_on_the_fly: bool = False  # round keys computed as the rounds run (keys=fly)
+    full_pipeline: bool = False  # a round unit per round: one block per clock
+    # A single 128-bit round unit looped through, with or without register cuts inside it
+    # (iterative, or a pipeline of one outer stage): Fischer's full-width configuration.
+    single_round_unit: bool = False
+    compact: bool = False  # a round in w-bit slices over several clocks (narrow)
+    datapath_bits: int | None = None  # a compact core's bits per clock
+    rounds_per_clock: int | None = None  # k of a loop-unrolled core
+    # (rounds per clock k, outer round units p (-1: one per round), inner stages s) for the
+    # round-structured architectures; None for compact and masked cores.
+    structure: tuple[int, int, int] | None = None
+    masked: bool = False
+
+    @property
+    def loop(self) -> bool:
+        """The loop architecture of the seeds: one round per clock, round keys on the fly."""
+        return self.basic_iterative and self.keys_on_the_fly
+
+    @property
+    def nsa_architecture(self) -> str | None:
+        """"iterative" or "pipelined" (full) for the two architectures the NSA built; else None."""
+        if self.basic_iterative:
+            return "iterative"
+        return "pipelined" if self.full_pipeline else None
+
+
+def _iterative_shape(p: dict[str, str]) -> ArchShape:
+    fly = p["keys"] == "fly"
+    return ArchShape("iterative", basic_iterative=True, keys_on_the_fly=fly,
+                     single_round_unit=True, structure=(1, 1, 1) if fly else None)
+
+
+def _unrolled_shape(p: dict[str, str]) -> ArchShape:
+    k = int(p["k"])
+    return ArchShape("unrolled", rounds_per_clock=k, structure=(k, 1, 1))
+
+
+def _pipelined_shape(p: dict[str, str]) -> ArchShape:
+    full = p["stages"] == "full"
+    return ArchShape("pipelined", keys_on_the_fly=p["keys"] == "fly", full_pipeline=full,
+                     single_round_unit=p["stages"] == "1",
+                     structure=(1, -1 if full else int(p["stages"]), int(p["inner"]) + 1))
+
+
+def _narrow_shape(p: dict[str, str]) -> ArchShape:
+    return ArchShape("narrow", compact=True, datapath_bits=int(p["width"]))
+
+
+def _masked_shape(p: dict[str, str]) -> ArchShape:
+    return ArchShape("masked", masked=True, datapath_bits=int(p["width"]))
+
+
+SHAPES: dict[str, Callable[[dict[str, str]], ArchShape]] = {
+    "iterative": _iterative_shape,
+    "unrolled": _unrolled_shape,
+    "pipelined": _pipelined_shape,
+    "narrow": _narrow_shape,
+    "masked": _masked_shape,
+}
+
+
+def classify(arch: str, params: dict[str, str]) -> ArchShape:
+    """The shape of architecture ``arch`` with ``params`` (a design spec's, defaults filled in
+    from the declaration); an architecture without a declared shape is just its name."""
+    info = ARCHITECTURES.get(arch)
+    defaults = {name: p.default for name, p in info.params.items()} if info else {}
+    shape = SHAPES.get(arch)
+    return shape({**defaults, **params}) if shape else ArchShape(arch)

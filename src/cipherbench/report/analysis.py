@@ -18,6 +18,7 @@ import math
 from typing import Any, Iterable
 
 from ..spec import DesignSpec
+from .names import shape_of
 from .tables import Table, design_spec, fmt
 
 
@@ -29,16 +30,7 @@ def _family(spec: DesignSpec) -> tuple[Any, ...]:
 
 def _structure(spec: DesignSpec) -> tuple[int, int, int] | None:
     """(rounds per clock k, outer round units p, inner stages s) of a design, None if unknown."""
-    params = spec.param_dict
-    if spec.arch == "iterative" and params.get("keys", "fly") == "fly":
-        return (1, 1, 1)
-    if spec.arch == "unrolled":
-        return (int(params["k"]), 1, 1)
-    if spec.arch == "pipelined":
-        stages = params.get("stages", "full")
-        outer = -1 if stages == "full" else int(stages)  # -1: one unit per round
-        return (1, outer, int(params.get("inner", "0")) + 1)
-    return None
+    return shape_of(spec).structure
 
 
 def _rounds(result: Any, key: str) -> int | None:

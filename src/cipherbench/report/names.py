@@ -8,6 +8,11 @@ cipher is read from its spec (``spec.parse``).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..arch.registry import ArchShape
+    from ..spec import DesignSpec
 
 @lru_cache(maxsize=None)
 def _cipher_names() -> dict[str, str]:
@@ -85,8 +90,12 @@ def architecture_of(design: str) -> str | None:
         if name == "pipelined":
             return "pipelined" if "stages=" not in params or "stages=full" in params else None
         return None
-    if spec.arch == "iterative":
-        return "iterative"
-    if spec.arch == "pipelined":
-        return "pipelined" if spec.param_dict.get("stages", "full") == "full" else None
-    return None
+    return shape_of(spec).nsa_architecture
+
+
+def shape_of(spec: DesignSpec) -> ArchShape:
+    """What a design's architecture is for comparisons (loop, full pipeline, compact, ...), as
+    the architecture declarations classify it (``arch.registry.classify``)."""
+    from ..arch.registry import classify
+
+    return classify(spec.arch, spec.param_dict)

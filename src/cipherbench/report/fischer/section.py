@@ -22,6 +22,7 @@ from typing import Any
 from ...ciphers.registry import ciphers
 from ...spec import DesignSpec
 from ...store import Result
+from ..names import shape_of
 from .published import (
     FISCHER_CLOCK_PERIODS,
     FISCHER_DATA_WIDTH_BITS,
@@ -148,14 +149,14 @@ def configuration_of(spec: DesignSpec) -> str | None:
     """"fast" | "fair" | "minimum" by the data width of the core, or None."""
     if spec.cipher not in CONFIG_CIPHERS or 128 not in spec.key_sizes:
         return None
-    params = spec.param_dict
+    shape = shape_of(spec)
     # One round unit with a register after SubBytes (pipelined, stages=1, inner >= 1) is still a
     # 128-bit round per clock; it is the only form in which AES takes block-RAM S-boxes
     # (sbox=bram), as Fischer's fast configuration kept its S-boxes in EABs.
-    if spec.arch == "iterative" or (spec.arch == "pipelined" and params.get("stages") == "1"):
+    if shape.single_round_unit:
         width = 128
-    elif spec.arch == "narrow":
-        width = int(params.get("width", "0"))
+    elif shape.compact:
+        width = shape.datapath_bits or 0
     else:
         return None
     for configuration, bits in FISCHER_DATA_WIDTH_BITS.items():

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ...spec import DesignSpec
 from ...store import Result
+from ..names import shape_of
 from ..analysis import encrypt_only_twins
 from .published import (
     GAJ_CIPHERS,
@@ -80,9 +81,10 @@ def role(spec: DesignSpec) -> str | None:
         return None
     if spec.param_dict.get("ops", "both") != "both":
         return None
-    if spec.arch == "iterative":
+    shape = shape_of(spec)
+    if shape.basic_iterative:
         return "basic"
-    if spec.cipher == "serpent" and spec.arch == "unrolled" and spec.param_dict.get("k") == "8":
+    if spec.cipher == "serpent" and shape.rounds_per_clock == 8:
         return "I8"
     return None
 

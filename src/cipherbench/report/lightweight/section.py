@@ -18,8 +18,10 @@ from typing import Any, Sequence
 
 from ...ciphers.registry import ciphers
 from ...flows.libraries import node_text
+from ...metrics import bits_per_clock_per_kge
 from ...spec import DesignSpec
 from ...store import Result
+from ..names import shape_of
 from .. import same_node
 from ..same_node import Pair, library_name, library_text, ratio, ratio_text, result_node
 from ..tables import MISSING, Table, cycle_count, design_spec, figure, fmt, key_figure, key_sizes
@@ -63,7 +65,7 @@ class OurRow:
 
     @property
     def architecture(self) -> str:
-        return "compact" if self.spec.arch == "narrow" else "round-based"
+        return "compact" if shape_of(self.spec).compact else "round-based"
 
     @property
     def mode(self) -> str:
@@ -87,11 +89,10 @@ class OurRow:
 
 
 def _architecture_of(spec: DesignSpec) -> str | None:
-    if spec.arch == "narrow":
+    shape = shape_of(spec)
+    if shape.compact:
         return "compact"
-    if spec.arch == "iterative" and spec.param_dict.get("keys", "fly") == "fly":
-        return "round-based"
-    return None
+    return "round-based" if shape.loop else None
 
 
 def our_rows(results: Sequence[Result], ciphers: Sequence[str] = CIPHERS) -> list[OurRow]:
@@ -231,11 +232,6 @@ def findings_table(results: Sequence[Result]) -> Table:
                               "Bits per clock per kGE (block / cycles per block / gates x 1000) "
                               "leaves the clock out, so it compares across nodes; the gates are "
                               "each library's own NAND2 equivalents."])
-
-
-def bits_per_clock_per_kge(block_bits: int, cycles: float, gates: float) -> float:
-    """Throughput per area with the clock left out: block / cycles / gates x 1000."""
-    return block_bits / cycles / gates * 1000
 
 
 def _per_clock_claims(ours: list[OurRow]) -> list[list[str]]:

@@ -22,15 +22,16 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ...flows.libraries import node_text
+from ...metrics import bits_per_clock_per_kge
 from ...leakage.record import is_leakage
 from ...spec import DesignSpec
 from ...store import Result
+from ..names import shape_of
 from ..same_node import library_name, library_text, ratio, ratio_text, result_node, same_node
 from ..tables import MISSING, Table, cycle_count, design_spec, figure, fmt, key_figure, key_sizes
 from .published import PublishedMaskedCore, cores
 
 TITLE = "Masked cores: the cost of protection and the leakage assessment"
-ARCH = "masked"
 # What identifies a masked core's unmasked twin: every parameter but these.
 SHARING_PARAMS = ("shares", "flaw", "prng")
 
@@ -93,7 +94,7 @@ def masked_rows(results: Sequence[Result]) -> list[MaskedRow]:
         if not result.ok:
             continue
         spec = design_spec(result.design)
-        if spec is not None and spec.arch == ARCH:
+        if spec is not None and shape_of(spec).masked:
             rows.append(MaskedRow(result, spec))
     return rows
 
@@ -165,7 +166,7 @@ def _per_clock_kge(block_bits: Any, cycles: Any, ge: Any) -> float | None:
     b, c, g = _number(block_bits), _number(cycles), _number(ge)
     if not (b and c and g):
         return None
-    return b / c / g * 1000.0
+    return bits_per_clock_per_kge(b, c, g)
 
 
 def cost_table(results: Sequence[Result]) -> Table:

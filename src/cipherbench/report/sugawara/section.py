@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from ...spec import DesignSpec
 from ...store import Result
+from ..names import shape_of
 from .. import same_node
 from .published import SugawaraRow, sugawara_table1
 from ..same_node import Comparison, Pair, SUGAWARA_NODE_UM, library_name, library_text, result_node
@@ -73,9 +74,8 @@ class OurRow:
 
 def _is_seed_architecture(spec: DesignSpec) -> bool:
     """The loop architecture (one round per clock, on-the-fly keys) or a compact narrow core."""
-    if spec.arch == "narrow":
-        return True
-    return spec.arch == "iterative" and spec.param_dict.get("keys", "fly") == "fly"
+    shape = shape_of(spec)
+    return shape.compact or shape.loop
 
 
 def our_rows(results: Sequence[Result]) -> list[OurRow]:
@@ -170,7 +170,7 @@ def targets_table(results: Sequence[Result]) -> Table:
         published = _best([p.efficiency_kbps_per_gate for p in sugawara_table1()
                            if p.cipher == cipher])
         loop = [o for o in ours if o.cipher == cipher and o.goal == "speed"
-                and (o.spec.arch == "iterative" or cipher == "cast128")]
+                and (shape_of(o.spec).basic_iterative or cipher == "cast128")]
         best = max(loop, key=lambda o: o.efficiency or 0.0, default=None)
         target = REFERENCE_FLOW_TARGETS.get(cipher)
         met: str = "-"
@@ -221,7 +221,7 @@ def seed_architecture(row: OurRow) -> str:
     SEED's and MISTY1's narrow cores are its compact round functions, their one-round-per-clock
     cores its straightforward ones; every other cipher's core is the loop architecture."""
     if row.cipher in ("seed", "misty1"):
-        return "compact" if row.spec.arch == "narrow" else "straightforward"
+        return "compact" if shape_of(row.spec).compact else "straightforward"
     return "loop"
 
 
