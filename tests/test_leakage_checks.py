@@ -26,7 +26,7 @@ from cipherbench.leakage import (
     ProbeSelection,
     ProbingResult,
     Secret,
-    Simulator,
+    TraceSimulator,
     TvlaResult,
     assess,
 )
@@ -184,7 +184,7 @@ def test_driver_shares_each_secret_freshly_and_fixes_the_fixed_group(
     rng = np.random.default_rng(8)
     batch = driver.batch(rng, 4000)
     ports = [netlist.inputs[p][0] for p in ("a0", "a1", "r1")]
-    traces = Simulator(netlist, power_nets=[]).run(4000, 3, driver.stimulus(netlist, batch, rng),
+    traces = TraceSimulator(netlist, power_nets=[]).run(4000, 3, driver.stimulus(netlist, batch, rng),
                                                    ports, [0, 1, 2])
     a = batch.secrets["a"].values(4000)[0]
     assert a[~batch.random_group].tolist() == [1] * int((~batch.random_group).sum())

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from cipherbench.errors import CipherbenchError
-from cipherbench.leakage import Simulator, read_netlist
+from cipherbench.leakage import TraceSimulator, read_netlist
 from leakage_gadgets import TWO_ANDS_FRESH, gate_netlist
 
 BACKENDS = ("numpy", "native")
@@ -75,7 +75,7 @@ def test_every_gate_type_computes_its_simcells_function(tmp_path: Path, backend:
     combos = list(product((0, 1), repeat=4))  # trace t: (a, b, c, d) = combos[t]
     stimulus = [{p: np.array([c[i] for c in combos]) for i, p in enumerate("abcd")}]
     outputs = [netlist.outputs[f"y{k.strip('$_')}"][0] for k in GATES]
-    traces = Simulator(netlist, backend=backend).run(16, 1, stimulus, outputs, [0])
+    traces = TraceSimulator(netlist, backend=backend).run(16, 1, stimulus, outputs, [0])
     got = traces.bits(0)
     for row, (kind, function) in enumerate(GATES.items()):
         pins = function.__code__.co_argcount
@@ -124,7 +124,7 @@ def test_every_flip_flop_type_follows_its_simcells_behaviour(tmp_path: Path, bac
     drive = {p: rng.integers(0, 2, (clocks, count)) for p in "der"}
     stimulus = [{p: drive[p][c] for p in "der"} for c in range(clocks)]
     outputs = [netlist.outputs[f"q{i}"][0] for i in range(len(kinds))]
-    traces = Simulator(netlist, backend=backend).run(count, clocks, stimulus, outputs,
+    traces = TraceSimulator(netlist, backend=backend).run(count, clocks, stimulus, outputs,
                                                      range(clocks))
     for i, kind in enumerate(kinds):
         model = FLOPS[kind][1]

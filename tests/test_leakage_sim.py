@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from cipherbench.errors import CipherbenchError
-from cipherbench.leakage import Netlist, Planes, Simulator, Traces
-from cipherbench.leakage.simulate import column_counts, pack, unpack
+from cipherbench.leakage import Netlist, Planes, TraceSimulator, Traces
+from cipherbench.leakage.simulate import column_counts
+from cipherbench.leakage.stimulus import pack, unpack
 from leakage_gadgets import SPN, gate_netlist, spn_model
 
 BACKENDS = ("numpy", "native")
@@ -54,7 +55,7 @@ def expected_states(blocks: np.ndarray, keys: np.ndarray) -> list[list[int]]:
 def test_gate_level_spn_matches_its_model(spn: Netlist, backend: str) -> None:
     stimulus, blocks, keys = spn_stimulus(300, seed=1)
     dout = spn.outputs["dout"]
-    traces = Simulator(spn, backend=backend).run(300, CLOCKS, stimulus, dout, range(CLOCKS))
+    traces = TraceSimulator(spn, backend=backend).run(300, CLOCKS, stimulus, dout, range(CLOCKS))
     weights = 1 << np.arange(32, dtype=np.uint64)
     got = np.stack([(traces.bits(c).astype(np.uint64) * weights[:, None]).sum(axis=0)
                     for c in range(CLOCKS)], axis=1)
@@ -65,7 +66,7 @@ def test_gate_level_spn_matches_its_model(spn: Netlist, backend: str) -> None:
 def test_every_synthesis_structure_keeps_the_function(tmp_path: Path, structure: str) -> None:
     netlist = gate_netlist(tmp_path, "spn", SPN, structure=structure)
     stimulus, blocks, keys = spn_stimulus(64, seed=2)
-    traces = Simulator(netlist, backend="numpy").run(64, CLOCKS, stimulus,
+    traces = TraceSimulator(netlist, backend="numpy").run(64, CLOCKS, stimulus,
                                                      netlist.outputs["dout"], [CLOCKS - 1])
     got = (traces.bits(CLOCKS - 1).astype(np.uint64)
            * (1 << np.arange(32, dtype=np.uint64))[:, None]).sum(axis=0)
@@ -85,7 +86,7 @@ def hamming_distances(traces: Traces, weights: list[int]) -> np.ndarray:
 def test_power_sample_is_the_hamming_distance_of_the_nets(spn: Netlist, backend: str,
                                                           weights: str) -> None:
     stimulus, _, _ = spn_stimulus(200, seed=3)
-    simulator = Simulator(spn, weights=weights, backend=backend)
+    simulator = TraceSimulator(spn, weights=weights, backend=backend)
     traces = simulator.run(200, CLOCKS, stimulus, simulator.power_nets, range(CLOCKS))
     expected = hamming_distances(traces, simulator.weights)
     assert traces.power.tolist() == expected.tolist()
@@ -98,7 +99,7 @@ def test_power_of_chosen_nets_only(spn: Netlist) -> None:
     """Only the dout nets: their Hamming distance, 32 bits at most."""
     stimulus, blocks, keys = spn_stimulus(100, seed=4)
     dout = spn.outputs["dout"]
-    traces = Simulator(spn, power_nets=dout, backend="numpy").run(100, CLOCKS, stimulus)
+    traces = TraceSimulator(spn, power_nets=dout, backend="numpy").run(100, CLOCKS, stimulus)
     states = np.array(expected_states(blocks, keys), dtype=np.uint64)
     previous = np.concatenate([np.zeros((100, 1), dtype=np.uint64), states[:, :-1]], axis=1)
     assert traces.power.tolist() == np.bitwise_count(states ^ previous).tolist()
@@ -108,7 +109,7 @@ def test_native_and_numpy_agree_bit_for_bit(spn: Netlist) -> None:
     """1000 traces (not a multiple of 64 or 512), two threads, fanout weights."""
     stimulus, _, _ = spn_stimulus(1000, seed=5)
     nets = spn.design_nets()[::7]
-    runs = [Simulator(spn, weights="fanout", backend=backend).run(
+    runs = [TraceSimulator(spn, weights="fanout", backend=backend).run(
         1000, CLOCKS, stimulus, nets, [0, 3, 9], threads=threads)
         for backend, threads in (("numpy", 1), ("native", 2))]
     assert np.array_equal(runs[0].power, runs[1].power)
@@ -128,7 +129,7 @@ def test_planes_and_per_trace_values_drive_a_port_alike(spn: Netlist) -> None:
     bits = ((blocks[None, :] >> np.arange(32, dtype=np.uint64)[:, None]) & 1).astype(np.uint8)
     as_planes = Planes(pack(bits, 2))
     assert np.array_equal(as_planes.values(100), bits)
-    runs = [Simulator(spn, backend="numpy").run(100, 3, [{"rst": 1}, {"rst": 0, "load": 1,
+    runs = [TraceSimulator(spn, backend="numpy").run(100, 3, [{"rst": 1}, {"rst": 0, "load": 1,
                                                                       "din": value}, {}])
             for value in (blocks, as_planes)]
     assert np.array_equal(runs[0].power, runs[1].power)
@@ -144,7 +145,7 @@ def test_planes_and_per_trace_values_drive_a_port_alike(spn: Netlist) -> None:
 ])
 def test_a_wrong_stimulus_is_a_one_line_error(spn: Netlist, given: dict, message: str) -> None:
     with pytest.raises(CipherbenchError) as info:
-        Simulator(spn, backend="numpy").run(10, 1, [given])
+        TraceSimulator(spn, backend="numpy").run(10, 1, [given])
     assert message in str(info.value) and "\n" not in str(info.value)
 
 
@@ -154,7 +155,7 @@ def test_without_a_compiler_auto_takes_numpy_and_native_says_what_to_install(
     from cipherbench.leakage.native import compile_netlist
 
     monkeypatch.setenv("CXX", "no-such-compiler-here")
-    assert Simulator(spn).backend == "numpy"
+    assert TraceSimulator(spn).backend == "numpy"
     with pytest.raises(ToolMissing, match="no-such-compiler-here not found: apt-get install g"):
         compile_netlist(spn)
 

@@ -23,7 +23,7 @@ from ..errors import CipherbenchError
 from .driver import MaskedDriver
 from .netlist import Netlist
 from .probing import ProbeSelection, Probing, ProbingResult
-from .simulate import Simulator
+from .simulate import TraceSimulator
 from .tvla import Tvla, TvlaResult
 
 BATCH_BYTES = 64 << 20  # samples and recorded signals of one batch
@@ -83,11 +83,11 @@ def assess(netlist: Netlist, driver: MaskedDriver, traces: int, clocks: int, *,
     """Simulate ``traces`` traces of ``clocks`` clocks, each in the fixed or random group, and
     run the t-test on their power samples (``tvla``) and the probing test on the wires
     ``probes`` selects (None: no probing). ``power_nets``/``weights``: the power model
-    (simulate.Simulator). Reproducible for the same seed and batch size."""
+    (simulate.TraceSimulator). Reproducible for the same seed and batch size."""
     if not tvla and probes is None:
         raise CipherbenchError("nothing to assess: ask for tvla, probes or both")
     driver.check(netlist)
-    simulator = Simulator(netlist, power_nets=power_nets if tvla else [], weights=weights,
+    simulator = TraceSimulator(netlist, power_nets=power_nets if tvla else [], weights=weights,
                           backend=backend)
     probing = Probing(netlist, probes, clocks) if probes is not None else None
     record_nets = probing.record_nets if probing else ()

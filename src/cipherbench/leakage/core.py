@@ -42,8 +42,9 @@ from .driver import MaskedDriver, Secret
 from .netlist import Netlist, read_netlist
 from .probing import THRESHOLD as PROBING_THRESHOLD
 from .probing import ProbeSelection, ProbeTest, ProbingResult
-from .simulate import Planes, Simulator
+from .simulate import TraceSimulator
 from .simulate import _choose_backend as choose_backend
+from .stimulus import Planes
 from .synthesis import synthesize_netlist
 from .tvla import TvlaResult
 
@@ -270,7 +271,7 @@ def check_core_runs(netlist: Netlist, core: MaskedCoreInfo, driver: MaskedDriver
     drawn = driver.batch(rng, traces)
     out_clocks = core.out_clocks
     first = out_clocks[0]
-    run = Simulator(netlist, power_nets=[], backend=backend).run(
+    run = TraceSimulator(netlist, power_nets=[], backend=backend).run(
         traces, core.clocks, driver.stimulus(netlist, drawn, rng), record_nets=outputs + flags,
         record_clocks=(0, first - 1, *out_clocks))
     if not run.value(flags[0], 0).all():

@@ -14,7 +14,7 @@ in the random group, and turns the caller's schedule into the simulator's stimul
   the value it gives; ports never named stay 0.
 
 The schedule is ``schedule(clock, secrets) -> {name: value}``, ``secrets`` mapping each secret's
-name to its per-trace value as :class:`~cipherbench.leakage.simulate.Planes` (``s[0:8]`` is its
+name to its per-trace value as :class:`~cipherbench.leakage.stimulus.Planes` (``s[0:8]`` is its
 bits 0-7, ``s ^ t`` a XOR), the values as in simulate.PortValue. Without a schedule, each secret
 goes to the shared input of the same name at clock 0.
 
@@ -35,7 +35,7 @@ import numpy as np
 
 from ..errors import CipherbenchError
 from .netlist import Netlist
-from .simulate import Planes, PortValue, Stimulus, pack, port_planes, words_for
+from .stimulus import Planes, PortValue, Stimulus, pack, port_planes, words_for
 
 Schedule = Callable[[int, Mapping[str, Planes]], Mapping[str, PortValue]]
 

@@ -30,16 +30,14 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from ..cache import cache_root
 from ..errors import CipherbenchError, ToolFailed, ToolMissing
 from .netlist import CONST1, Netlist
-
-if TYPE_CHECKING:
-    from .simulate import Simulator, Stimulus
+from .stimulus import Stimulus, clock_events, words_for
 
 WORDS_PER_BLOCK = 8  # 512 traces per vector
 STATEMENTS_PER_FUNCTION = 2000  # keeps each function small enough for the compiler's passes
@@ -294,12 +292,20 @@ def _cpu_id() -> str:
     return platform.machine() + "\n".join(keep)
 
 
-def run_native(sim: Simulator, library: NativeLibrary, count: int, clocks: int,
+class PowerSampling(Protocol):
+    """What a native run needs of the simulator (simulate.py's TraceSimulator): the netlist, the
+    nets whose switching makes the power sample, their weights, and the weights' bit groups."""
+
+    netlist: Netlist
+    power_nets: list[int]
+    weights: list[int]
+    groups: list[tuple[int, list[int]]]
+
+
+def run_native(sim: PowerSampling, library: NativeLibrary, count: int, clocks: int,
                stimulus: Stimulus, record_nets: tuple[int, ...], record_clocks: tuple[int, ...],
                threads: int) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The native run behind Simulator.run."""
-    from .simulate import clock_events, words_for
-
+    """The native run behind TraceSimulator.run."""
     netlist = sim.netlist
     words = words_for(count, WORDS_PER_BLOCK)
     pool_parts: list[np.ndarray] = []
