@@ -15,6 +15,7 @@ import pytest
 from cipherbench.errors import CipherbenchError, ToolFailed, ToolMissing
 from cipherbench.flows import FLOWS, FlowResult, get_flow
 from cipherbench.flows import liberty as liberty_mod
+from cipherbench.flows.liberty_cache import ENV_CACHE
 from cipherbench.flows.liberty import evaluate, load_liberty
 from cipherbench.tools import nextpnr, run_tool, sta_path
 from cipherbench.verify.netlist_proof import NetlistProof, prove_equal
@@ -139,7 +140,7 @@ def designs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Decompressed libraries go to a temporary cache, not the user's."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(liberty_mod.ENV_CACHE, str(tmp_path_factory.mktemp("cache")))
+        mp.setenv(ENV_CACHE, str(tmp_path_factory.mktemp("cache")))
         yield
 
 

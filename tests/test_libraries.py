@@ -14,6 +14,7 @@ import pytest
 from cipherbench.errors import CipherbenchError, ToolMissing
 from cipherbench.flows import get_flow
 from cipherbench.flows import liberty as liberty_mod
+from cipherbench.flows.liberty_cache import ENV_CACHE
 from cipherbench.flows import libraries
 from cipherbench.flows.libraries import KITS, kit_files, node_text, node_um
 from cipherbench.flows.liberty import load_liberty
@@ -45,7 +46,7 @@ def _installed(kit: str) -> None:
 
 @pytest.fixture(autouse=True)
 def private_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv(liberty_mod.ENV_CACHE, str(tmp_path / "cache"))
+    monkeypatch.setenv(ENV_CACHE, str(tmp_path / "cache"))
 
 
 @pytest.fixture(scope="module")

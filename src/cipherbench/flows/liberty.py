@@ -22,11 +22,11 @@ from typing import Generic, Protocol, TypeVar
 
 from ..errors import CipherbenchError
 from .libraries import DEFAULT_KIT, KITS, is_kit, kit_liberty, kit_named_by_path
+from .liberty_cache import cache_dir
 
 T = TypeVar("T")
 
 ENV_LIBERTY = "CIPHERBENCH_LIBERTY"
-ENV_CACHE = "CIPHERBENCH_CACHE"
 
 # Liberty files under $PDK_ROOT in the open_pdks layout, most common first.
 _PDK_ROOT_CANDIDATES = (
@@ -154,14 +154,6 @@ def resolve_liberty(value: str | os.PathLike[str]) -> Path:
                                f"path, or a built-in library ({', '.join(KITS)})")
     kit = kit_named_by_path(path)
     return kit_liberty(kit) if kit is not None else path
-
-
-def cache_dir() -> Path:
-    """Where decompressed libraries go: $CIPHERBENCH_CACHE, else the XDG cache directory."""
-    base = os.environ.get(ENV_CACHE) or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "cipherbench"
-    )
-    return Path(base)
 
 
 def _file_sha256(path: Path) -> str:

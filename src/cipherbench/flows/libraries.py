@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CipherbenchError, ToolMissing
+from .liberty_cache import cache_dir
 
 KIT_ROOT = Path("/usr/share/qflow/tech")
 
@@ -104,8 +105,6 @@ def patched_liberty(liberty: Path, lef: Path) -> Path:
     areas agree). This returns the Liberty with every zero area replaced by the LEF's
     width x height: a copy in the cache, keyed by both files' contents, or the file itself
     where nothing needs replacing."""
-    from .liberty import cache_dir
-
     text = liberty.read_text(errors="replace")
     lef_text = lef.read_text(errors="replace")
     sizes = {m.group(1): float(m.group(2)) * float(m.group(3))
