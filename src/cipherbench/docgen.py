@@ -8,8 +8,9 @@ Each is a marked region of a Markdown file (README.md, docs/*.md)::
 
 ``python -m cipherbench.docgen --check`` exits 1 naming every region whose text differs from what
 the code gives (and every region missing or unknown); ``--write`` rewrites them in place. The
-tables come from the registries (``arch/registry.py``, ``ciphers/registry.py``), the grammar and
-examples from ``spec.py``, the manifest example from a real generation of ``aes-128/iterative``,
+tables come from the registries (``arch/registry.py``, ``ciphers/registry.py``), each interface
+family's contract and figures from its family object (``families/``), the grammar and examples
+from ``spec.py``, the manifest example from a real generation of ``aes-128/iterative``,
 the source layout from the package itself. ``tests/test_docs.py`` runs the check.
 """
 
@@ -56,6 +57,8 @@ PACKAGES = {
                   "multipliers, rotators, ...",
     "external": "a designer's own core: its TOML description, port checks, the harness of "
                 "each protocol, `cipherbench measure`",
+    "families": "interface families a design chooses: ports, testbench, reference model, "
+                "measured and derived figures (block: one block in, one block out)",
     "flows": "generic gates, ASIC (Liberty, STA, power), FPGA (nextpnr), layout (qflow)",
     "jobs": "one design on one target: its key, measurement, netlist check, provenance",
     "leakage": "side-channel leakage in simulation of a gate netlist: bit-parallel simulator "
@@ -202,6 +205,43 @@ def interface_manifest() -> str:
     return f"```json\n{render_manifest(_manifest())}\n```\n"
 
 
+def _code_name(obj: type) -> str:
+    """A class as the docs name it: `Name` (`module.path`)."""
+    return f"`{obj.__qualname__}` (`{obj.__module__}`)"
+
+
+def family_facts(name: str) -> str:
+    """An interface family's contract (region ``family-NAME``), read off the family object: its
+    ports' signature class, testbench, reference model and the fields its manifests carry."""
+    import typing
+
+    from .families import family
+
+    fam = family(name)
+    signature = typing.get_type_hints(fam.signature)["return"]
+    fields = ", ".join(f"`{field}`" for field in fam.manifest_fields)
+    rows = ["| | |", "| --- | --- |",
+            f"| family | `{fam.name}`: {_cell(fam.title)} |",
+            f"| ports | {_code_name(signature)} |",
+            f"| testbench | `src/cipherbench/{fam.testbench}` |",
+            f"| reference model | {_code_name(fam.model_protocol)} |",
+            f"| manifest fields | {fields} |"]
+    return "\n".join(rows) + "\n"
+
+
+def family_figures(name: str) -> str:
+    """Every figure an interface family reports (region ``family-NAME-figures``): the measured
+    ones its manifests carry, then the derived ones, each with its unit and definition."""
+    from .families import family
+
+    fam = family(name)
+    rows = ["| figure | unit | how | definition |", "| --- | --- | --- | --- |"]
+    for figure in fam.figures:
+        how = "measured" if figure.name in fam.manifest_fields else "derived"
+        rows.append(f"| `{figure.name}` | {figure.unit} | {how} | {_cell(figure.meaning)} |")
+    return "\n".join(rows) + "\n"
+
+
 def readme_layout() -> str:
     modules = sorted(p.name for p in PACKAGE.glob("*.py") if p.name != "__init__.py")
     packages = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
@@ -243,13 +283,18 @@ REGIONS: dict[str, Callable[[], str]] = {
 
 
 def all_regions() -> dict[str, Callable[[], str]]:
-    """The fixed regions and one per built-in cipher (``cipher-NAME``, on docs/ciphers/NAME.md):
-    a cipher added without its page fails the check."""
+    """The fixed regions, one per built-in cipher (``cipher-NAME``, on docs/ciphers/NAME.md) and
+    two per interface family (``family-NAME``, ``family-NAME-figures``; the block family's on
+    docs/interface.md): a cipher or family added without its page fails the check."""
     from functools import partial
 
     from .ciphers.registry import BUILT_IN
+    from .families import FAMILIES
 
     found = dict(REGIONS)
+    for name in FAMILIES:
+        found[f"family-{name}"] = partial(family_facts, name)
+        found[f"family-{name}-figures"] = partial(family_figures, name)
     for name, cipher in ciphers().items():
         if cipher.origin == BUILT_IN:
             found[f"cipher-{name}"] = partial(cipher_facts, name)

@@ -1,4 +1,5 @@
-"""The one core interface every generated design exposes (docs/interface.md).
+"""The one core interface every generated design exposes (docs/interface.md): the ports of the
+block interface family (families/block.py, ``BLOCK.signature``).
 
 Every core, whatever its cipher or architecture, has these ports, so that one testbench, one
 measurement harness and any user's SoC can drive all of them:

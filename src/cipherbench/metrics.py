@@ -1,4 +1,6 @@
 """Derived figures: every formula from measured figures to reported ones, here and nowhere else.
+Which figures a design has is its interface family's choice: the block family (families/block.py)
+derives its per-key-size figures from these formulas; ``derive`` assembles a whole record.
 
 Everything here is a pure function of what the flows measured (clock, area) and what simulation
 measured (cycle counts, see docs/interface.md). Units:
@@ -20,20 +22,8 @@ from typing import Any, Mapping
 
 from .errors import CipherbenchError
 
-# The per-key-size figures derive() produces, in the order reports list them.
-PER_KEY_FIGURES: tuple[str, ...] = (
-    "throughput_mbps",
-    "throughput_feedback_mbps",
-    "bits_per_cycle",
-    "time_to_encrypt_ns",
-    "time_to_decrypt_ns",
-    "key_setup_encrypt_ns",
-    "key_setup_decrypt_ns",
-    "algorithm_setup_ns",
-    "kbps_per_ge",
-    "mbps_per_lut",
-    "energy_per_bit_pj",
-)
+# The per-key-size figures derive() produces are the block family's (families/block.py, DERIVED),
+# which derives them from the formulas below.
 
 # Area and I/O figures copied through so that a stored metrics dict is self-contained for reports.
 AREA_FIGURES: tuple[str, ...] = ("area_um2", "gate_equivalents", "transistors", "luts")
@@ -90,7 +80,7 @@ def energy_per_bit_pj(power_mw: float, block_bits: int, clock_mhz: float, ii: fl
 # --- input validation ----------------------------------------------------------------------
 
 
-def _number(value: Any, what: str, *, positive: bool) -> float | None:
+def checked_number(value: Any, what: str, *, positive: bool) -> float | None:
     """``value`` as a finite number (None stays None); bools and strings are caller bugs."""
     if value is None:
         return None
@@ -113,24 +103,24 @@ def _figures(record: Mapping[str, Any]) -> dict[str, Any]:
 
 def _clock_mhz(figures: Mapping[str, Any]) -> float | None:
     """fmax as measured, else from the critical path; None when the flow has no clock (generic)."""
-    fmax = _number(figures.get("fmax_mhz"), "fmax_mhz", positive=True)
+    fmax = checked_number(figures.get("fmax_mhz"), "fmax_mhz", positive=True)
     if fmax is not None:
         return fmax
-    period = _number(figures.get("critical_path_ns"), "critical_path_ns", positive=True)
+    period = checked_number(figures.get("critical_path_ns"), "critical_path_ns", positive=True)
     return fmax_from_period(period) if period is not None else None
 
 
-def _ge(figures: Mapping[str, Any]) -> float | None:
+def gate_equivalents_of(figures: Mapping[str, Any]) -> float | None:
     """Gate equivalents as measured, else from the area and the library's NAND2 area."""
-    ge = _number(figures.get("gate_equivalents"), "gate_equivalents", positive=True)
+    ge = checked_number(figures.get("gate_equivalents"), "gate_equivalents", positive=True)
     if ge is not None:
         return ge
-    area = _number(figures.get("area_um2"), "area_um2", positive=True)
-    nand2 = _number(figures.get("nand2_area_um2"), "nand2_area_um2", positive=True)
+    area = checked_number(figures.get("area_um2"), "area_um2", positive=True)
+    nand2 = checked_number(figures.get("nand2_area_um2"), "nand2_area_um2", positive=True)
     return gate_equivalents(area, nand2) if area is not None and nand2 is not None else None
 
 
-def _key_label(key_bits: Any) -> str:
+def key_size_label(key_bits: Any) -> str:
     """Key sizes are stored as decimal strings ("128"), the way JSON object keys come back."""
     try:
         bits = int(key_bits)
@@ -144,22 +134,6 @@ def _key_label(key_bits: Any) -> str:
 # --- per key size --------------------------------------------------------------------------
 
 
-def _times(cycles: Mapping[str, Any], fmax: float | None, label: str) -> dict[str, float | None]:
-    """Cycle counts -> ns. Missing counts or a missing clock give None."""
-    pairs = {
-        "time_to_encrypt_ns": "latency",
-        "time_to_decrypt_ns": "latency_decrypt",
-        "key_setup_encrypt_ns": "key_setup_encrypt",
-        "key_setup_decrypt_ns": "key_setup_decrypt",
-        "algorithm_setup_ns": "algorithm_setup",
-    }
-    out: dict[str, float | None] = {}
-    for figure, count_name in pairs.items():
-        count = _number(cycles.get(count_name), f"{count_name} (key {label})", positive=False)
-        out[figure] = cycles_to_ns(count, fmax) if count is not None and fmax is not None else None
-    return out
-
-
 def per_key_size(
     block_bits: int,
     cycles: Mapping[str, Any],
@@ -167,31 +141,10 @@ def per_key_size(
     figures: Mapping[str, Any],
     label: str,
 ) -> dict[str, float | None]:
-    """All PER_KEY_FIGURES for one key size."""
-    ii = _number(cycles.get("initiation_interval"), f"initiation_interval (key {label})",
-                 positive=True)
-    chained = _number(cycles.get("cycles_per_chained_block"),
-                      f"cycles_per_chained_block (key {label})", positive=True)
-    out: dict[str, float | None] = dict.fromkeys(PER_KEY_FIGURES)
-    if ii is not None:
-        out["bits_per_cycle"] = block_bits / ii
-    if fmax is not None:
-        out["throughput_mbps"] = throughput_mbps(block_bits, fmax, ii) if ii is not None else None
-        if chained is not None:
-            out["throughput_feedback_mbps"] = throughput_mbps(block_bits, fmax, chained)
-    out.update(_times(cycles, fmax, label))
-    rate = out["throughput_mbps"]
-    if rate is not None:
-        ge = _ge(figures)
-        luts = _number(figures.get("luts"), "luts", positive=True)
-        out["kbps_per_ge"] = kbps_per_ge(rate, ge) if ge is not None else None
-        out["mbps_per_lut"] = mbps_per_lut(rate, luts) if luts is not None else None
-    power = _number(figures.get("power_mw"), "power_mw", positive=False)
-    # Power is only meaningful at the clock it was simulated at; default to fmax.
-    power_clock = _number(figures.get("power_clock_mhz"), "power_clock_mhz", positive=True) or fmax
-    if power is not None and power_clock is not None and ii is not None:
-        out["energy_per_bit_pj"] = energy_per_bit_pj(power, block_bits, power_clock, ii)
-    return out
+    """The block family's derived figures for one key size (families/block.py, per_key_size)."""
+    from .families.block import per_key_size as block_per_key_size
+
+    return block_per_key_size(block_bits, cycles, fmax, figures, label)
 
 
 # --- the whole record ----------------------------------------------------------------------
@@ -212,7 +165,8 @@ def derive(record: Mapping[str, Any]) -> dict[str, Any]:
     Measurement keys may also be given at the top level; they override ``measurements``.
 
     Returns {block_bits, io_count, fmax_mhz, clock_period_ns, area_um2, gate_equivalents,
-    transistors, luts, by_key_size: {"128": {PER_KEY_FIGURES...}}}, JSON-ready.
+    transistors, luts, by_key_size: {"128": {the block family's DERIVED figures}}},
+    JSON-ready.
     """
     block_bits = record.get("block_bits")
     if isinstance(block_bits, bool) or not isinstance(block_bits, int) or block_bits <= 0:
@@ -220,7 +174,7 @@ def derive(record: Mapping[str, Any]) -> dict[str, Any]:
             f"metrics: block_bits must be a positive integer, got {block_bits!r}")
     figures = _figures(record)
     fmax = _clock_mhz(figures)
-    io_count = _number(figures.get("io_count"), "io_count", positive=False)
+    io_count = checked_number(figures.get("io_count"), "io_count", positive=False)
     out: dict[str, Any] = {
         "block_bits": block_bits,
         "io_count": int(io_count) if io_count is not None else None,
@@ -228,12 +182,11 @@ def derive(record: Mapping[str, Any]) -> dict[str, Any]:
         "clock_period_ns": cycles_to_ns(1, fmax) if fmax is not None else None,
     }
     for name in AREA_FIGURES:
-        out[name] = _number(figures.get(name), name, positive=True)
-    out["gate_equivalents"] = _ge(figures)
-    cycles_by_key = record.get("cycles") or {}
-    by_key: dict[str, dict[str, float | None]] = {}
-    for key_bits in sorted(cycles_by_key, key=lambda k: int(_key_label(k))):
-        label = _key_label(key_bits)
-        by_key[label] = per_key_size(block_bits, cycles_by_key[key_bits], fmax, figures, label)
-    out["by_key_size"] = by_key
+        out[name] = checked_number(figures.get(name), name, positive=True)
+    out["gate_equivalents"] = gate_equivalents_of(figures)
+    # The family imports this module's formulas, so it is imported here, not at the top.
+    from .families.block import BLOCK
+
+    out["by_key_size"] = BLOCK.metrics({"block_bits": block_bits}, record.get("cycles") or {},
+                                       fmax, figures)
     return out

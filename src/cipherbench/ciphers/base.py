@@ -8,7 +8,8 @@ from typing import Protocol
 
 
 class CipherModel(Protocol):
-    """A bit-exact block cipher reference. Bytes in, bytes out, in the standard's byte order."""
+    """A bit-exact block cipher reference. Bytes in, bytes out, in the standard's byte order.
+    The model a block design (families/block.py) is checked and measured against."""
 
     name: str
     block_bits: int

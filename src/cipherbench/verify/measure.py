@@ -1,4 +1,5 @@
-"""Measure a core's cycle counts in simulation (definitions in docs/interface.md).
+"""Measure a core's cycle counts in simulation: the block family's measured figures
+(families/block.py, CYCLE_COUNTS; definitions in docs/interface.md).
 
 Nothing is assumed: each figure comes from handshake cycles the testbench observed. The same
 measurement is made with three random keys and blocks in one run; a core whose counts change is not
@@ -14,6 +15,7 @@ from itertools import pairwise
 
 from ..ciphers.base import CipherModel
 from ..errors import CipherbenchError
+from ..families.block import BLOCK
 from .sim import BlockOp, ChainOp, KeyOp, Op, SimTrace, Simulator
 
 TRIALS = 3
@@ -22,9 +24,8 @@ TRIALS = 3
 STREAM_BLOCKS = 64
 CHAIN_BLOCKS = 6
 
-# Figures in the order they are reported.
-FIGURES = ("latency", "latency_decrypt", "initiation_interval", "cycles_per_chained_block",
-           "key_setup_encrypt", "key_setup_decrypt", "algorithm_setup")
+# Figures in the order they are reported: the fields a block design's manifest carries.
+FIGURES = BLOCK.manifest_fields
 
 
 @dataclass

