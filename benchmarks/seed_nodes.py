@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cipherbench.report.same_node import seed_summary_markdown
+from cipherbench.report.seeds import seed_summary_markdown
 
 from stored_rows import add_row_sources, rows_from
 

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from cipherbench.report import current_rows, tables
+from cipherbench.report import current_rows
 from cipherbench.report.nsa import findings as nsa_findings
 from cipherbench.report.nsa import grades as nsa_grades
 from cipherbench.report.nsa import published
 from cipherbench.store import Result
 from cipherbench.store.transfer import read_export
 from cipherbench.study import load_study
+from cipherbench.report.nsa import parameters as nsa_parameters
+from cipherbench.report.nsa import comparison as nsa_comparison
 
 RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "nsa.json"
 LIBRARY = "NangateOpenCellLibrary"
@@ -54,7 +56,7 @@ def test_every_design_has_five_distinct_speed_grades(rows: list[Result]) -> None
 
 
 def test_the_nsa_tables_cover_the_five_finalists(rows: list[Result]) -> None:
-    titles = [t.title for t in tables.nsa_tables(rows)]
+    titles = [t.title for t in nsa_parameters.nsa_tables(rows)]
     for cipher in published.NSA_CIPHERS:
         for cores in ("128-bit", "3-in-1"):
             assert any(f": {cipher} {cores}," in title for title in titles), (cipher, cores)
@@ -149,9 +151,7 @@ def test_the_stored_nangate45_rows_compare_only_their_transistors(rows: list[Res
     # The export is NanGate45 (45 nm): nothing of it is at the NSA's 0.5 um, so the comparisons
     # at the NSA's node hold the generic target's transistor counts only, and the findings say
     # which node they were judged on.
-    from cipherbench.report import same_node
-
-    comparisons = same_node.nsa_comparisons(rows)
+    comparisons = nsa_comparison.nsa_comparisons(rows)
     assert len(comparisons) == 10
     for comparison in comparisons:
         assert list(comparison.ratios) == ["Transistors"]

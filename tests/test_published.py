@@ -15,7 +15,6 @@ from cipherbench.ciphers.registry import ciphers
 
 from cipherbench import metrics
 from cipherbench.report import names as cipher_names
-from cipherbench.report import tables
 from cipherbench.report import published as pub
 from cipherbench.report.fischer import published as fischer
 from cipherbench.report.gaj import published as gaj
@@ -23,6 +22,7 @@ from cipherbench.report.nsa import published as nsa
 from cipherbench.report.papaefstathiou import published as papa
 from cipherbench.report.sugawara import published as sugawara
 from cipherbench.store import Result, cache_key
+from cipherbench.report.nsa import parameters as nsa_parameters
 
 SEEDS = Path("/work/shared/seeds")
 
@@ -442,7 +442,7 @@ def _cycles(rounds: int) -> dict[str, int]:
 
 def test_serpent_iterative_result_gets_nsa_columns() -> None:
     result = _result("serpent/iterative", {k: _cycles(32) for k in ("128", "192", "256")})
-    table = tables.parameter_table("serpent/iterative", [result])
+    table = nsa_parameters.parameter_table("serpent/iterative", [result])
     assert table.headers[-2:] == ["NSA Table 8 3-in-1 iterative min",
                                   "NSA Table 8 3-in-1 iterative max"]
     assert ("published (NSA, 0.5 um)", 2) in table.groups
@@ -454,11 +454,11 @@ def test_serpent_iterative_result_gets_nsa_columns() -> None:
 
 
 def test_128_bit_serpent_and_pipelined_twofish_columns() -> None:
-    serpent = tables.parameter_table(
+    serpent = nsa_parameters.parameter_table(
         "serpent-128/iterative", [_result("serpent-128/iterative", {"128": _cycles(32)})])
     assert "NSA Table 8 3-in-1 iterative max" in serpent.headers
     assert any("5.4.1.5" in note for note in serpent.notes)
-    twofish = tables.parameter_table(
+    twofish = nsa_parameters.parameter_table(
         "twofish/pipelined", [_result("twofish/pipelined",
                                       {k: _cycles(16) for k in ("128", "192", "256")})])
     assert twofish.headers[-2:] == ["NSA Table 9 3-in-1 pipelined min",
@@ -467,10 +467,10 @@ def test_128_bit_serpent_and_pipelined_twofish_columns() -> None:
     assert rows["Key setup time decrypt (ns)", "192"][-2:] == ["0/65.63*", "0/127.42*"]
     assert rows["Throughput, non-feedback (Mbps)", "192"][-2:] == ["1,164", "1,957"]
     assert any("key agility" in note for note in twofish.notes)
-    mars = tables.parameter_table("mars-128/iterative",
+    mars = nsa_parameters.parameter_table("mars-128/iterative",
                                   [_result("mars-128/iterative", {"128": _cycles(32)})])
     assert "NSA Table 2 128-bit iterative min" in mars.headers
     assert any("Table 15" in note for note in mars.notes)  # the printed-inconsistency note
-    camellia = tables.parameter_table("camellia/iterative",
+    camellia = nsa_parameters.parameter_table("camellia/iterative",
                                       [_result("camellia/iterative", {"128": _cycles(18)})])
     assert not any(h.startswith("NSA") for h in camellia.headers)

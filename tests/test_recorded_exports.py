@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from cipherbench.jobs import EXPECTED_FAILURE_PREFIX, is_expected
-from cipherbench.report import current_rows, same_node
+from cipherbench.report import current_rows
 from cipherbench.report.papaefstathiou import asynchronous
 from cipherbench.store import Result
 from cipherbench.store.transfer import read_export
+from cipherbench.report.nsa import comparison as nsa_comparison
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -77,7 +78,7 @@ def test_a_does_not_fit_row_is_a_result_and_any_other_failure_is_not() -> None:
 def test_nsa_tables_at_the_nsas_node() -> None:
     """NSA Tables 1-10 on osu050, the NSA's 0.5 um: area, throughput, key setup and time per
     block beside the NSA's with ratios, and the transistors from the generic target."""
-    comparisons = same_node.nsa_comparisons(_rows("nsa-osu050.json"))
+    comparisons = nsa_comparison.nsa_comparisons(_rows("nsa-osu050.json"))
     assert len(comparisons) == 10
     for comparison in comparisons:
         assert "0.5 um" in comparison.table.title

@@ -16,6 +16,10 @@ from cipherbench.report import headline, tables, write_report
 from cipherbench.report.nsa import published
 from cipherbench.report.plots import LOG_SPREAD, _scale, points
 from cipherbench.store import Result, Store, cache_key
+from cipherbench.report import targets
+from cipherbench.report import provenance
+from cipherbench.report.nsa import parameters as nsa_parameters
+from cipherbench.report import csv_export
 
 EVIL = "<script>alert(1)</script>/iterative"
 PROV = {
@@ -149,7 +153,7 @@ def test_markdown_parameter_tables_with_published_columns(report: dict[str, Path
 
 
 def test_parameter_table_of_one_design_shows_only_its_architecture() -> None:
-    table = tables.parameter_table("aes-128/iterative", _results())
+    table = nsa_parameters.parameter_table("aes-128/iterative", _results())
     assert table.title == "Parameters: aes-128/iterative"
     assert any("NSA Table 6 128-bit iterative" in h for h in table.headers)
     assert not any("pipelined" in h for h in table.headers)
@@ -188,7 +192,7 @@ def test_csv_rows_and_values(report: dict[str, Path]) -> None:
 def test_csv_guards_against_spreadsheet_formulas() -> None:
     row = _results()[1]
     row.design = "=HYPERLINK(\"x\")"
-    text = tables.to_csv([row])
+    text = csv_export.to_csv([row])
     assert "'=HYPERLINK" in text
 
 
@@ -241,7 +245,7 @@ def test_provenance_table_with_study_style_provenance() -> None:
         "liberty": {"path": "/pdk/nangate45_typ.lib", "sha256": "c" * 64},
         "verification": {"vectors": 1200, "passed": 1200, "files": ["x" * 50] * 10},
     }
-    table = tables.provenance_table([row])
+    table = provenance.provenance_table([row])
     cells = dict(zip(table.headers, table.rows[0]))
     assert cells["Git"] == "0123abcd" and cells["Date"] == "2025-02-03T04:05:06+00:00"
     assert cells["Liberty"] == f"/pdk/nangate45_typ.lib (sha256 {'c' * 64})"
@@ -257,13 +261,13 @@ def test_nsa_tables_group_by_finalist_and_key_sizes() -> None:
             _result("serpent-128/unrolled:k=8", "asic:nangate45_typ:speed", {"goal": "speed"},
                     speed, {"128": _cycles(4, 4, 4, 4)}),
             *_results()]
-    found = {t.title: t for t in tables.nsa_tables(rows)}
+    found = {t.title: t for t in nsa_parameters.nsa_tables(rows)}
     serpent = found["NSA Table 8 regenerated: serpent 128-bit, iterative and pipelined"]
     # SERPENT has no 128-bit NSA table: the 3-in-1 Table 8 stands beside it, with the NSA's reason
     assert any("5.4.1.5" in note for note in serpent.notes)
     ours = [h for h in serpent.headers if "@" in h]
     assert ours == ["serpent-128/iterative @ asic:nangate45_typ:speed"]  # unrolled: no NSA column
-    assert [t.title.split(":")[0] for t in tables.nsa_tables(rows)] == [
+    assert [t.title.split(":")[0] for t in nsa_parameters.nsa_tables(rows)] == [
         "NSA Table 5 regenerated", "NSA Table 6 regenerated", "NSA Table 8 regenerated"]
 
 
@@ -398,9 +402,9 @@ def test_report_opens_with_the_headline_and_counts_no_fit_apart(tmp_path: Path) 
     failed = md[md.index("## Failed runs"):md.index("## Provenance")]
     assert "(none)" in failed and "ice40" not in failed
     assert "| aes-128/iterative | fpga:ice40:up5k:sg48 | does not fit |" in md  # provenance
-    ice40 = next(t for t in tables.target_tables(_default_study()) if "ice40" in t.title)
+    ice40 = next(t for t in targets.target_tables(_default_study()) if "ice40" in t.title)
     assert "Logic cells" in ice40.headers and "LUTs" not in ice40.headers
-    assert tables.failed_table(_default_study()).rows == []
+    assert provenance.failed_table(_default_study()).rows == []
 
 
 def test_run_counts_wording() -> None:
@@ -434,7 +438,7 @@ def test_speed_grades_grouped_under_their_library_fastest_first() -> None:
         _asic(design, "NangateOpenCellLibrary", "area", 14_000.0, 400.0),
         _asic("aes-128/pipelined", OSU, "speed", 200_000.0, 500.0),
     ]
-    found = tables.target_tables(rows)
+    found = targets.target_tables(rows)
     assert [t.title.split(" (")[0] for t in found] == ["ASIC: NangateOpenCellLibrary",
                                                        f"ASIC: {OSU}"]
     osu = found[1]

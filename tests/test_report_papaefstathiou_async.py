@@ -15,6 +15,7 @@ from cipherbench.report import PAPA_ASYNC_SECTION, build_sections, write_report
 from cipherbench.report.papaefstathiou import asynchronous as papa_async
 from cipherbench.report.tables import Table
 from cipherbench.store import Result, cache_key
+from cipherbench.report import seeds
 
 OSU = "osu018_stdcells"
 NANGATE = "NangateOpenCellLibrary"
@@ -387,9 +388,7 @@ def test_findings_table_judges_each_library_seed_node_first() -> None:
 
 
 def test_seed_summary_pools_table_10_apart() -> None:
-    from cipherbench.report import same_node
-
-    text = same_node.seed_summary_markdown(_rows())
+    text = seeds.seed_summary_markdown(_rows())
     # Table 10 (placed and routed) is not pooled with the synthesis tables 8, 11, 13
     assert ("| Papaefstathiou et al., Table 10 (asynchronous, published placed and routed) | "
             "0.18 um | osu018_stdcells | Power (mW) | 0.498 | 0.168-1.28 | 4 |") in text

@@ -12,6 +12,9 @@ import pytest
 from cipherbench import metrics
 from cipherbench.report import same_node, tables, write_report
 from cipherbench.store import Result, cache_key
+from cipherbench.report import seeds
+from cipherbench.report.nsa import parameters as nsa_parameters
+from cipherbench.report.nsa import comparison as nsa_comparison
 
 OSU050 = "osu05_stdcells"  # the Liberty `library (...)` name of Debian's qflow-tech-osu050
 NANGATE = "NangateOpenCellLibrary"
@@ -66,7 +69,7 @@ def _cells(table: tables.Table) -> list[dict[str, str]]:
 
 
 def test_osu050_figures_beside_the_nsas_with_the_ratio() -> None:
-    comparison = same_node.nsa_comparison("aes", "128-bit", _aes_rows())
+    comparison = nsa_comparison.nsa_comparison("aes", "128-bit", _aes_rows())
     assert comparison is not None
     table = comparison.table
     assert table.title.startswith("NSA Table 6 at the NSA's node (0.5 um): aes 128-bit")
@@ -101,7 +104,7 @@ def test_osu050_figures_beside_the_nsas_with_the_ratio() -> None:
 
 
 def test_each_table_ends_with_its_median_ratio_and_spread() -> None:
-    comparison = same_node.nsa_comparison("aes", "128-bit", _aes_rows())
+    comparison = nsa_comparison.nsa_comparison("aes", "128-bit", _aes_rows())
     assert comparison is not None
     last = _cells(comparison.table)[-1]
     assert last["Design"] == same_node.MEDIAN_LABEL
@@ -136,17 +139,17 @@ def test_nodes_of_results() -> None:
 
 def test_without_rows_at_0_5_um_only_transistors_compare() -> None:
     rows = [r for r in _aes_rows() if r.settings.get("liberty_name") != OSU050]
-    comparison = same_node.nsa_comparison("aes", "128-bit", rows)
+    comparison = nsa_comparison.nsa_comparison("aes", "128-bit", rows)
     assert comparison is not None
     table = comparison.table
     assert "no ASIC rows at 0.5 um" in table.title
     assert [h for h in table.headers if h.endswith("ours/NSA")] == ["Transistors: ours/NSA"]
     # and no table at all without generic rows either
-    assert same_node.nsa_comparison("aes", "128-bit", rows[:2]) is None
+    assert nsa_comparison.nsa_comparison("aes", "128-bit", rows[:2]) is None
 
 
 def test_nsa_table_labels_each_column_with_its_node(tmp_path: Path) -> None:
-    table = tables.nsa_table("aes", "128-bit", _aes_rows())
+    table = nsa_parameters.nsa_table("aes", "128-bit", _aes_rows())
     assert table is not None
     assert "aes-128/iterative @ asic:osu05_stdcells:area (0.5 um)" in table.headers
     assert "aes-128/iterative @ asic:NangateOpenCellLibrary:speed (45 nm)" in table.headers
@@ -162,10 +165,10 @@ def test_nsa_table_labels_each_column_with_its_node(tmp_path: Path) -> None:
 
 
 def test_seed_summary_for_benchmarks() -> None:
-    text = same_node.seed_summary_markdown(_aes_rows())
+    text = seeds.seed_summary_markdown(_aes_rows())
     assert ("| NSA (Weeks et al.), Tables 1-10 | 0.5 um | osu05_stdcells | Area (um2) | 0.925 | "
             "0.886-0.964 | 2 |") in text
     assert "| Sugawara et al., Table 1 | 0.18 um | none | - | - | - | 0 |" in text
-    nsa = same_node.seed_summary(_aes_rows())[0]
+    nsa = seeds.seed_summary(_aes_rows())[0]
     assert nsa.spreads()["Throughput (Mbps)"].median == pytest.approx(
         (512 / 271.13 + 1024 / 605.77) / 2)

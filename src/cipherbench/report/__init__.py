@@ -16,7 +16,10 @@ from typing import Any, Iterable
 
 from ..leakage.record import is_leakage
 from ..store import Result, Store
-from . import analysis, headline, html, software, standing, tables, trust
+from . import (analysis, csv_export, headline, html, provenance, software, standing, tables,
+               targets, trust)
+from .nsa.comparison import nsa_section_tables
+from .nsa.parameters import parameter_tables
 from .fischer import section as fischer_section
 from .gaj import section as gaj_section
 from .lightweight import section as lightweight_section
@@ -95,8 +98,6 @@ def _headline(results: list[Result]) -> Section:
 def _nsa(results: list[Result]) -> list[Section]:
     """The NSA's per-finalist tables, when the results hold any iterative or full-pipeline core
     of a finalist."""
-    from .same_node import nsa_section_tables
-
     found = nsa_section_tables(results)
     if not found:
         return []
@@ -237,13 +238,13 @@ def build_sections(everything: list[Result],
         *_nsa_findings(results),
         *_nsa_grades(results),
         Section("Parameters per design (NSA section 2.2)",
-                tables=tables.parameter_tables(results, skip_nsa=True)),
+                tables=parameter_tables(results, skip_nsa=True)),
         Section("Results per target", paragraphs=[
             "One table per target: the generic gates; each Liberty library, with its area and "
             "speed ends, speed grades and variants as rows, each design's fastest first; each "
             "FPGA device, with the designs that do not fit it. Settings are said in words, "
             "defaults left out; the provenance section has them as stored."],
-            tables=tables.target_tables(results)),
+            tables=targets.target_tables(results)),
         Section(PLOT_SECTION),
         *_sugawara(results),
         *_lightweight(results),
@@ -260,9 +261,9 @@ def build_sections(everything: list[Result],
         Section("Failed runs", paragraphs=[
             "Runs that ended without figures for another reason than the size of their device "
             "(a design that does not fit is a result: see the headline and the device's table)."],
-            tables=[tables.failed_table(everything)]),
-        Section("Provenance", tables=[tables.provenance_table(everything),
-                                      tables.raw_settings_table(everything)]),
+            tables=[provenance.failed_table(everything)]),
+        Section("Provenance", tables=[provenance.provenance_table(everything),
+                                      provenance.raw_settings_table(everything)]),
     ]
 
 
@@ -312,7 +313,7 @@ def write_report(
             stale.unlink(missing_ok=True)
     md_path, csv_path, html_path = out / "report.md", out / "results.csv", out / "report.html"
     md_path.write_text(_markdown(title, sections, images), encoding="utf-8")
-    csv_path.write_text(tables.to_csv(results), encoding="utf-8", newline="")
+    csv_path.write_text(csv_export.to_csv(results), encoding="utf-8", newline="")
     html_path.write_text(html.render_page(title, sections, figures, measured), encoding="utf-8")
     grades = nsa_grades.grades_csv(measured)
     if grades is not None:  # the points behind NSA Tables 13/14/17/18

@@ -1,7 +1,7 @@
 """The table a report opens with: per design, its verification and its best figures on each
 target, each in that target's own unit.
 
-A target here is what a results table of ``tables.target_tables`` holds: the generic gates, one
+A target here is what a results table of ``targets.target_tables`` holds: the generic gates, one
 Liberty library (every synthesis end, speed grade and variant on it), one FPGA device. "Best" is
 per figure: the smallest area, the fastest clock, the highest throughput and the highest
 throughput per area among the design's runs on that target, each possibly from a different run

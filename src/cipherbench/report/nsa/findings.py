@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from ...store import Result
 from .. import same_node
 from ..names import design_cipher
-from ..tables import Table, key_figure, key_sizes, nsa_slot
+from ..tables import Table, key_figure, key_sizes
+from .parameters import nsa_slot
 
 KEY = "128"
 ITERATIVE, PIPELINED = "iterative", "pipelined"

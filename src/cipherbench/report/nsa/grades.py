@@ -6,7 +6,7 @@ sweep of delay constraints: grade 1 the fastest (largest) implementation, grade 
 and 18 (128-bit key, pipelined) give, per finalist, the non-feedback throughput over the area
 (bits/s per um^2) at each grade and a "%Change (high-low)".
 
-Our grades: for each design in an NSA slot (:func:`tables.nsa_slot`: finalist x 3-in-1/128-bit
+Our grades: for each design in an NSA slot (:func:`parameters.nsa_slot`: finalist x 3-in-1/128-bit
 x iterative/pipelined) and each Liberty library, the ok ASIC results at the area end
 (``asic:LIB:area``), the speed end (``asic:LIB:speed``) and the explicit ABC delay targets of a
 speed-grade sweep (``asic:LIB:d<N>ps``), ordered by critical path, fastest first; identical points
@@ -35,17 +35,9 @@ from ...store import Result
 from .. import same_node
 from . import published
 from .published import ThroughputPerArea
-from ..tables import (
-    MISSING,
-    Table,
-    _csv_cell,
-    _key_order,
-    nsa_slot,
-    fmt,
-    key_figure,
-    key_sizes,
-    settings_text,
-)
+from ..csv_export import csv_cell
+from ..tables import MISSING, Table, fmt, key_figure, key_order, key_sizes, settings_text
+from .parameters import nsa_slot
 
 TABLES = ("Table 13", "Table 14", "Table 17", "Table 18")
 NSA_GRADES = 5
@@ -137,7 +129,7 @@ class GradeSeries:
     @property
     def keys(self) -> list[str]:
         found = {k for p in self.points for k in key_sizes(p.result) if k.isdigit()}
-        return sorted(found, key=_key_order)
+        return sorted(found, key=key_order)
 
     def values(self, key: str) -> list[float | None]:
         return [p.bps_per_um2(key) for p in self.points]
@@ -350,7 +342,7 @@ def grades_csv(results: Sequence[Result]) -> str | None:
         for point in s.points:
             for key in s.keys:
                 r = point.result
-                writer.writerow([_csv_cell(v) for v in (
+                writer.writerow([csv_cell(v) for v in (
                     _TABLE_OF.get((s.cores, s.architecture), ""), s.cipher, s.cores,
                     s.architecture, s.design, s.library, s.variant, point.grade, len(s.points),
                     r.target, r.settings.get("delay_ps"), point.critical_path_ns,

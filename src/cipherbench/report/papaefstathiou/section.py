@@ -24,8 +24,8 @@ from ...spec import DesignSpec
 from ...store import Result
 from .. import same_node
 from .published import PAPA_HARDWARE, PapaHardware
-from ..same_node import PAPA_NODE_UM, Comparison, Pair, library_name, library_text
-from ..tables import design_spec, MISSING, Table, fmt, key_figure, key_sizes, node_suffix
+from ..same_node import PAPA_NODE_UM, Comparison, Pair, library_name, library_text, node_suffix
+from ..tables import design_spec, MISSING, Table, fmt, key_figure, key_sizes
 
 CIPHERS = ("des", "tdea", "aes")
 PUBLISHED_SOURCE = "Papaefstathiou et al. (0.18 um)"
