@@ -66,17 +66,14 @@ def _run_tokens(folder: Path, built: dict, library: object, work: Path,
                 rows: list[tuple[int, int]], environment: str = "reactive") -> tuple[list[str], list[str]]:
     """Drive the environment testbench with (rst, en) per cycle; the de-synchronized core's
     q per cycle, and the synchronous RTL's."""
-    from cipherbench.flows.desync.replay import (TimedSession, compile_reference, read_replay,
-                                                 run_reference, testbench_verilog)
-    from cipherbench.flows.desync.timed_sim import compile_timed
+    from cipherbench.flows.desync.replay import (TimedSession, compile_environment,
+                                                 compile_reference, read_replay, run_reference)
 
     assembled = built["assembled"]
     assert list(assembled.data_inputs) == ["rst", "en"] and assembled.data_outputs == {"q": 4}
     work.mkdir(parents=True, exist_ok=True)
-    tb = work / "tb.v"
-    tb.write_text(testbench_verilog(assembled.top, assembled.data_inputs,
-                                    assembled.data_outputs))
-    vvp = compile_timed(library, built["netlist"], built["sdf"], tb, "tb_desync", work)
+    vvp = compile_environment(library, built["netlist"], built["sdf"], assembled.top,
+                              assembled.data_inputs, assembled.data_outputs, work)
     stim = work / "stim.hex"
     stim.write_text("".join(f"{(rst << 1) | en:x}\n" for rst, en in rows))
     out = work / "out.txt"
@@ -116,8 +113,7 @@ def test_the_environment_testbench_reports_a_hang(tmp_path: Path) -> None:
     """An output request that never comes (here: the environment's own acknowledge tied
     wrong by editing the netlist) is a deadlock the testbench names, not a silent end."""
     from cipherbench.errors import ToolFailed
-    from cipherbench.flows.desync.replay import TimedSession, read_replay, testbench_verilog
-    from cipherbench.flows.desync.timed_sim import compile_timed
+    from cipherbench.flows.desync.replay import TimedSession, compile_environment, read_replay
 
     folder, built, library = _desync_counter(tmp_path, "latch")
     netlist = Path(built["netlist"])
@@ -127,10 +123,8 @@ def test_the_environment_testbench_reports_a_hang(tmp_path: Path) -> None:
     assembled = built["assembled"]
     work = tmp_path / "hang"
     work.mkdir()
-    tb = work / "tb.v"
-    tb.write_text(testbench_verilog(assembled.top, assembled.data_inputs,
-                                    assembled.data_outputs))
-    vvp = compile_timed(library, netlist, built["sdf"], tb, "tb_desync", work)
+    vvp = compile_environment(library, netlist, built["sdf"], assembled.top,
+                              assembled.data_inputs, assembled.data_outputs, work)
     (work / "stim.hex").write_text("2\n1\n1\n")
     out = work / "out.txt"
     session = TimedSession(vvp, work, work / "h.vcd")

@@ -3,11 +3,11 @@
 A de-synchronized core is flow-equivalent to its synchronous original: every register takes the
 same sequence of values, only when it takes each is decided by handshakes instead of a clock. So
 the core's ports, cycle for cycle (a "cycle" being one token of its environment), must show what
-the synchronous core's show. The testbench here is the environment: for each cycle it offers the
-input token (the common interface's inputs, ``env_req``), waits for the core's output token
-(``out_req``), reads the outputs, acknowledges, and only then offers the next inputs, as a
-synchronous testbench reads outputs before its next clock edge. It waits on the core throughout;
-nothing in it is clocked.
+the synchronous core's show. The testbench (tb/replay_tb.v) is the environment: for each cycle
+it offers the input token (the common interface's inputs, ``env_req``), waits for the core's
+output token (``out_req``), reads the outputs, acknowledges, and only then offers the next
+inputs, as a synchronous testbench reads outputs before its next clock edge. It waits on the core
+throughout; nothing in it is clocked.
 
 The inputs of each cycle come from the design's own testbench (verify/sim.py), run on the RTL
 for the same operations with a VCD of its ports: that testbench decides, cycle by cycle, what to
@@ -36,8 +36,8 @@ from ..liberty import Liberty
 from .controllers import ENV_ACK, ENV_REQ, OUT_ACK, OUT_REQ, RESET
 from .timed_sim import compile_timed
 
-TB_TOP = "tb_desync"
-RESET_NS = 20.0
+TB_TOP = "tb_desync"  # the environment testbench's module (tb/replay_tb.v)
+RESET_NS = 20.0  # the core is held in reset this long before each run
 SETUP_NS = 0.05  # inputs settle this long before the request (the environment's bundling)
 HANG_NS = 2000.0  # no new cycle for this long: the core is stuck
 # Flags of the common interface whose value is never allowed to be unknown after reset.
@@ -92,10 +92,8 @@ class TimedSimulator:
         load, so one simulator process serves every run of this core (``TimedSession``)."""
         if self._session is None:
             self.rtl.build()
-            testbench = self.work / f"{TB_TOP}.v"
-            testbench.write_text(testbench_verilog(self.top, self.inputs, self.outputs))
-            vvp = compile_timed(self.library, self.netlist, self.sdf, testbench, TB_TOP,
-                                self.work)
+            vvp = compile_environment(self.library, self.netlist, self.sdf, self.top,
+                                      self.inputs, self.outputs, self.work)
             netlist, top, clock = self.reference
             self._reference = compile_reference(self.library, netlist, top, clock, self.inputs,
                                                 self.outputs, self.work)
@@ -263,7 +261,7 @@ def _last_line(path: Path) -> str | None:
     return data.rstrip(b"\n").rsplit(b"\n", 1)[-1].decode(errors="replace")
 
 
-# How the environment offers tokens (testbench_verilog): "reactive" reads a cycle's outputs
+# How the environment offers tokens (tb/replay_tb.v): "reactive" reads a cycle's outputs
 # before it offers the next inputs, as a synchronous testbench does before its next edge;
 # "stream" has every input ready and takes every output at once, each side at its own pace.
 ENVIRONMENTS = ("reactive", "stream")
@@ -426,54 +424,65 @@ def timed_trace(sync: SimTrace, replay: Replay, ops: list[Op], manifest: dict) -
                     total_cycles=sync.total_cycles)
 
 
-# ---- the synchronous reference ----------------------------------------------------------------
+# ---- the testbenches ---------------------------------------------------------------------------
+# Both are Verilog files beside this module (tb/), fitted to a core on the iverilog command line:
+# its module and port connections as `defines, the widths and times as parameters.
+
+TESTBENCHES = Path(__file__).parent / "tb"
+ENVIRONMENT_TB = TESTBENCHES / "replay_tb.v"  # module TB_TOP
+REFERENCE_TB = TESTBENCHES / "reference_tb.v"  # module REFERENCE_TOP
+REFERENCE_TOP = "tb_sync"
+
+
+def environment_options(top: str, inputs: dict[str, int], outputs: dict[str, int]) -> list[str]:
+    """The iverilog options that fit the environment testbench (``ENVIRONMENT_TB``, module
+    docstring) to the de-synchronized core ``top``: its handshake ports to the testbench's,
+    its data ports to slices of the testbench's input and output words (``_connections``)."""
+    handshake = (f".{RESET}(arst), .{ENV_REQ}(env_req), .{OUT_ACK}(out_ack), "
+                 f".{ENV_ACK}(env_ack), .{OUT_REQ}(out_req)")
+    return [f"-DDESYNC_CORE={top}",
+            f"-DDESYNC_PORTS={handshake}, {_connections(inputs, outputs)}",
+            *_parameters(TB_TOP, IN_WIDTH=sum(inputs.values()), OUT_WIDTH=sum(outputs.values()),
+                         RESET_NS=RESET_NS, SETUP_NS=SETUP_NS, HANG_NS=HANG_NS)]
+
+
+def compile_environment(library: Liberty, netlist: Path, sdf: Path, top: str,
+                        inputs: dict[str, int], outputs: dict[str, int], work: Path) -> Path:
+    """The de-synchronized netlist with ``sdf``'s delays in its environment testbench, compiled
+    (``TimedSession`` runs it); the vvp program."""
+    return compile_timed(library, netlist, sdf, ENVIRONMENT_TB, TB_TOP, work,
+                         environment_options(top, inputs, outputs))
+
+
+def reference_options(top: str, clock: str, inputs: dict[str, int],
+                      outputs: dict[str, int]) -> list[str]:
+    """The iverilog options that fit the reference testbench (``REFERENCE_TB``) to the
+    synchronous core ``top``."""
+    return [f"-DSYNC_CORE={top}",
+            f"-DSYNC_PORTS=.{clock}(clk), {_connections(inputs, outputs)}",
+            *_parameters(REFERENCE_TOP, IN_WIDTH=sum(inputs.values()),
+                         OUT_WIDTH=sum(outputs.values()))]
+
+
+def _parameters(module: str, **values: int | float) -> list[str]:
+    return [f"-P{module}.{name}={value!r}" for name, value in values.items()]
 
 
 def compile_reference(library: Liberty, netlist: Path, top: str, clock: str,
                       inputs: dict[str, int], outputs: dict[str, int], work: Path) -> Path:
-    """The synchronous mapped netlist the core was made from, with the library's cell models and a
-    clocked testbench reading the same inputs, zero delay (Icarus): each cycle's outputs as the
-    synchronous core gives them, Mealy outputs included. (The mapped netlist rather than the
-    RTL: it is what was de-synchronized, and Icarus cannot read every construct Yosys writes
-    into the RTL's Verilog.)"""
+    """The synchronous mapped netlist the core was made from, with the library's cell models, in
+    its reference testbench (``REFERENCE_TB``: a clocked one reading the same inputs), zero
+    delay (Icarus): each cycle's outputs as the synchronous core gives them, Mealy outputs
+    included. (The mapped netlist rather than the RTL: it is what was de-synchronized, and
+    Icarus cannot read every construct Yosys writes into the RTL's Verilog.)"""
     from ...tools import run_tool
     from .timed_sim import cell_models, sim_tools
 
-    conns = _connections(inputs, outputs)
-    in_width, out_width = sum(inputs.values()), sum(outputs.values())
-    text = f"""`timescale 1ns/1ps
-module tb_sync;
-  reg clk;
-  reg [{in_width - 1}:0] in_vec;
-  wire [{out_width - 1}:0] out_vec;
-  reg [8*512-1:0] stim_file, out_file;
-  integer cycles, c, fd, sfd, got;
-  {top} dut (.{clock}(clk), {conns});
-  initial begin
-    if (!$value$plusargs("stim=%s", stim_file)) $fatal(1, "no +stim");
-    if (!$value$plusargs("out=%s", out_file)) $fatal(1, "no +out");
-    if (!$value$plusargs("cycles=%d", cycles)) $fatal(1, "no +cycles");
-    sfd = $fopen(stim_file, "r");
-    fd = $fopen(out_file, "w");
-    clk = 0;
-    for (c = 0; c < cycles; c = c + 1) begin
-      got = $fscanf(sfd, "%h\\n", in_vec);
-      #1;
-      $fwrite(fd, "O %0d 0 %b\\n", c, out_vec);
-      clk = 1; #1; clk = 0;
-    end
-    $fwrite(fd, "END 0\\n");
-    $fclose(fd);
-    $finish;
-  end
-endmodule
-"""
-    testbench = work / "tb_sync.v"
-    testbench.write_text(text)
-    binary = work / "tb_sync.vvp"
-    run_tool([sim_tools().iverilog, "-g2005", "-s", "tb_sync", "-o", str(binary),
-              str(cell_models(library)), str(netlist), str(testbench)], cwd=work,
-             log_path=work / "tb_sync_iverilog.log", timeout_s=600)
+    binary = work / f"{REFERENCE_TOP}.vvp"
+    run_tool([sim_tools().iverilog, "-g2005", "-s", REFERENCE_TOP, "-o", str(binary),
+              *reference_options(top, clock, inputs, outputs),
+              str(cell_models(library)), str(netlist), str(REFERENCE_TB)], cwd=work,
+             log_path=work / f"{REFERENCE_TOP}_iverilog.log", timeout_s=600)
     return binary
 
 
@@ -482,11 +491,13 @@ def run_reference(binary: Path, stim: Path, out: Path, cycles: int, work: Path) 
     from .timed_sim import sim_tools
 
     return run_tool([sim_tools().vvp, "-n", str(binary), f"+stim={stim}", f"+out={out}",
-                     f"+cycles={cycles}"], cwd=work, log_path=work / "tb_sync_vvp.log",
+                     f"+cycles={cycles}"], cwd=work, log_path=work / f"{REFERENCE_TOP}_vvp.log",
                     timeout_s=600)
 
 
 def _connections(inputs: dict[str, int], outputs: dict[str, int]) -> str:
+    """The data ports to slices of the testbench's words: inputs in order, the first in the
+    MSBs of ``in_vec`` (as ``_pack`` writes them), outputs likewise in ``out_vec``."""
     conns, pos = [], sum(inputs.values())
     for name, width in inputs.items():
         conns.append(f".{name}(in_vec[{pos - 1}:{pos - width}])")
@@ -496,123 +507,3 @@ def _connections(inputs: dict[str, int], outputs: dict[str, int]) -> str:
         conns.append(f".{name}(out_vec[{pos - 1}:{pos - width}])")
         pos -= width
     return ", ".join(conns)
-
-
-# ---- the testbench ------------------------------------------------------------------------------
-
-
-def testbench_verilog(top: str, inputs: dict[str, int], outputs: dict[str, int]) -> str:
-    """The environment of the de-synchronized core (module docstring), as a server
-    (``TimedSession``): each command ``R stim out cycles idle_after idle_ps vcd_from vcd_to``
-    resets the core, reads its inputs per cycle from ``stim`` (one hex word a line, ports in
-    ``inputs``' order, the first in the MSBs), writes each cycle's outputs and time (ps) to
-    ``out`` and last "END t" (or "HANG at cycle c"); ``Q`` ends it."""
-    in_width = sum(inputs.values())
-    out_width = sum(outputs.values())
-    conns = _connections(inputs, outputs)
-    hs = (f".{RESET}(arst), .{ENV_REQ}(env_req), .{OUT_ACK}(out_ack), .{ENV_ACK}(env_ack), "
-          f".{OUT_REQ}(out_req)")
-    return f"""`timescale 1ns/1ps
-module {TB_TOP};
-  reg arst, env_req, out_ack;
-  wire env_ack, out_req;
-  reg [{in_width - 1}:0] in_vec;
-  wire [{out_width - 1}:0] out_vec;
-  reg [8*512-1:0] ctl_file, vcd_file, cmd, stim_file, out_file;
-  integer ctl, fd, sfd, got, cycles, c, k, vcd_from, vcd_to, idle_after, idle_ps, mode;
-  integer running, hung, dumping;
-  real last_progress;
-  {top} dut ({hs}, {conns});
-  initial begin
-    arst = 1; env_req = 0; out_ack = 0; in_vec = 0; running = 0; dumping = 0;
-    if (!$value$plusargs("ctl=%s", ctl_file)) $fatal(1, "no +ctl");
-    if ($value$plusargs("vcd=%s", vcd_file)) begin
-      $dumpfile(vcd_file); $dumpvars(0, dut); $dumpoff; dumping = 1;
-    end
-    ctl = $fopen(ctl_file, "r");
-    forever begin
-      // No trailing newline in the format: scanf's whitespace directive would wait for the
-      // next command's first character before this one could run.
-      got = $fscanf(ctl, "%s %s %s %d %d %d %d %d %d", cmd, stim_file, out_file, cycles,
-                    idle_after, idle_ps, vcd_from, vcd_to, mode);
-      if (got != 9 || cmd == "Q") $finish;
-      hung = 0;
-      sfd = $fopen(stim_file, "r");
-      fd = $fopen(out_file, "w");
-      got = $fscanf(sfd, "%h\\n", in_vec);
-      arst = 1; out_ack = 0; env_req = 1;
-      #{RESET_NS};
-      arst = 0; last_progress = $realtime; running = 1;
-      begin : run_cycles
-        if (mode == 0) begin
-          // Reactive: the outputs of a cycle are read before the next inputs are offered, as
-          // a synchronous testbench reads them before its next clock edge.
-          for (c = 0; c < cycles; c = c + 1) begin
-            if (c == vcd_from && dumping) $dumpon;
-            wait (out_req === 1'b1);
-            $fwrite(fd, "O %0d %0d %b\\n", c, $rtoi($realtime * 1000), out_vec);
-            last_progress = $realtime;
-            out_ack = 1;
-            wait (env_ack === 1'b1);
-            env_req = 0;
-            wait (out_req === 1'b0);
-            out_ack = 0;
-            wait (env_ack === 1'b0);
-            if (c == vcd_to && dumping) $dumpoff;
-            if (c == idle_after) begin
-              last_progress = $realtime + idle_ps / 1000.0;  // idling is no hang
-              #(idle_ps / 1000.0);
-            end
-            if (c + 1 < cycles) begin
-              got = $fscanf(sfd, "%h\\n", in_vec);
-              #{SETUP_NS};
-              env_req = 1;
-            end
-          end
-        end else begin
-          // Streaming: a source that has every input token ready and a sink that takes every
-          // output at once, each at its own pace (the core's own rate).
-          fork
-            begin : source
-              for (k = 0; k < cycles; k = k + 1) begin
-                wait (env_ack === 1'b1);
-                env_req = 0;
-                wait (env_ack === 1'b0);
-                if (k == idle_after) #(idle_ps / 1000.0);
-                if (k + 1 < cycles) begin
-                  got = $fscanf(sfd, "%h\\n", in_vec);
-                  #{SETUP_NS};
-                  env_req = 1;
-                end
-              end
-            end
-            begin : sink
-              for (c = 0; c < cycles; c = c + 1) begin
-                if (c == vcd_from && dumping) $dumpon;
-                wait (out_req === 1'b1);
-                $fwrite(fd, "O %0d %0d %b\\n", c, $rtoi($realtime * 1000), out_vec);
-                last_progress = $realtime;
-                if (c == idle_after) last_progress = $realtime + idle_ps / 1000.0;
-                out_ack = 1;
-                wait (out_req === 1'b0);
-                out_ack = 0;
-                if (c == vcd_to && dumping) $dumpoff;
-              end
-            end
-          join
-        end
-      end
-      running = 0;
-      if (dumping) $dumpoff;
-      if (hung) $fwrite(fd, "HANG at cycle %0d\\n", c);
-      else $fwrite(fd, "END %0d\\n", $rtoi($realtime * 1000));
-      $fclose(sfd);
-      $fclose(fd);
-    end
-  end
-  always #{HANG_NS / 4} if (running && $realtime - last_progress > {HANG_NS}) begin
-    hung = 1;
-    disable run_cycles;
-  end
-endmodule
-"""

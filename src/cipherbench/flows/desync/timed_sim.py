@@ -12,6 +12,7 @@ testbenches compare.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,16 +95,17 @@ def port_delay_ps(library: Liberty, netlist: Path, top: str, source: str, sink: 
 
 
 def compile_timed(library: Liberty, netlist: Path, sdf: Path, testbench: Path, tb_top: str,
-                  work: Path) -> Path:
+                  work: Path, options: Sequence[str] = ()) -> Path:
     """Netlist with the SDF's delays (annotate.py), cell models and testbench compiled with
-    specify paths on; the vvp program."""
+    specify paths on; the vvp program. ``options``: iverilog's, such as the `defines and
+    parameters that fit a packaged testbench to the core (replay.py)."""
     from .annotate import annotated_netlist
 
     tools = sim_tools()
     models = cell_models(library)
     timed = annotated_netlist(netlist, sdf, models, work / f"{netlist.stem}_timed.v")
     binary = work / f"{tb_top}.vvp"
-    run_tool([tools.iverilog, "-g2005", "-gspecify", "-s", tb_top, "-o", str(binary),
+    run_tool([tools.iverilog, "-g2005", "-gspecify", "-s", tb_top, "-o", str(binary), *options,
               str(models), str(timed), str(testbench)],
              cwd=work, log_path=work / f"{tb_top}_iverilog.log", timeout_s=SIM_TIMEOUT_S)
     return binary
