@@ -25,11 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import CipherbenchError
-from ...verify.sim import BlockOp, ChainOp, KeyOp, Op, SimTrace
+from ...verify.sim import BlockOp, ChainOp, KeyOp, Op
+from .power import desync_power
 from .replay import RESET_CYCLES, Replay, TimedSimulator
-
-IDLE_BLOCKS = 16  # Papaefstathiou et al.: 16 blocks busy, then as long idle
-
+from .workload import stream_ops
 
 METHOD = "timed gate-level simulation (OpenSTA SDF, Icarus)"
 
@@ -68,8 +67,6 @@ def measure_desync(design_dir: Path, built: dict[str, Any], library: Any,
     figures.update(stream)
     figures.update(_chained(sim, spec, manifest))
     if settings.get("power", True):
-        from .power import desync_power
-
         figures.update(desync_power(sim, spec, manifest, built, library, work))
     check = {"method": METHOD, "passed": report.passed, "failed": report.failed,
              "known_answer_per_set": int(settings["known_answer_per_set"]),
@@ -95,14 +92,6 @@ def _area(built: dict[str, Any], library: Any) -> dict[str, Any]:
         out[f"area_{part}_um2"] = area
         out[f"gate_equivalents_{part}"] = round(area / library.nand2.area, 2)
     return out
-
-
-def stream_ops(spec: Any, block_bytes: int, blocks: int, seed: int = 2030) -> list[Op]:
-    rng = random.Random(seed)
-    decrypt = spec.param_dict.get("ops") == "decrypt"
-    ops: list[Op] = [KeyOp(rng.randbytes(max(spec.key_sizes) // 8))]
-    ops += [BlockOp(rng.randbytes(block_bytes), decrypt=decrypt) for _ in range(blocks)]
-    return ops
 
 
 def _time(replay: Replay, cycle: int) -> float:
@@ -171,10 +160,3 @@ def _chained(sim: TimedSimulator, spec: Any, manifest: dict[str, Any]) -> dict[s
     return {"throughput_chained_mbps": round(block_bits * count / span_ps * 1e6, 3),
             "time_per_chained_block_ns": round(span_ps / count / 1000.0, 4)}
 
-
-def steady_window(trace: SimTrace, ops: list[Op]) -> tuple[int, int]:
-    """The stream's cycles from the first block taken to the last result (replay rows)."""
-    block_ops = [i for i, op in enumerate(ops) if isinstance(op, BlockOp)]
-    start = trace.block_accept[block_ops[0]][0] + RESET_CYCLES
-    end = trace.block_output[block_ops[-1]] + RESET_CYCLES
-    return start, end

@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import CipherbenchError, ToolFailed
-from .measure import IDLE_BLOCKS, steady_window, stream_ops
-from .replay import TimedSimulator
+from ...verify.sim import BlockOp, Op, SimTrace
+from .replay import RESET_CYCLES, TimedSimulator
+from .workload import stream_ops
 
+IDLE_BLOCKS = 16  # Papaefstathiou et al.: 16 blocks busy, then as long idle
 
 
 def desync_power(sim: TimedSimulator, spec: Any, manifest: dict[str, Any], built: dict[str, Any],
@@ -53,6 +55,14 @@ def desync_power(sim: TimedSimulator, spec: Any, manifest: dict[str, Any], built
         "power_half_idle_mw": both["total"],
         "power_idle_blocks": IDLE_BLOCKS,
     }
+
+
+def steady_window(trace: SimTrace, ops: list[Op]) -> tuple[int, int]:
+    """The stream's cycles from the first block taken to the last result (replay rows)."""
+    block_ops = [i for i, op in enumerate(ops) if isinstance(op, BlockOp)]
+    start = trace.block_accept[block_ops[0]][0] + RESET_CYCLES
+    end = trace.block_output[block_ops[-1]] + RESET_CYCLES
+    return start, end
 
 
 def _window_power(vcd: Path | None, t0_ps: float, t1_ps: float, cycles: int,
