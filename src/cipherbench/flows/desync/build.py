@@ -10,6 +10,7 @@ enables' buffer trees) and delay elements.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from .controllers import ENV_ACK, ENV_REQ, OUT_ACK, OUT_REQ, RESET, Network, bui
 from .netlist import Bit, FlipFlop, MappedNetlist
 
 STORAGE_KINDS = ("latch", "flipflop")
+HANDSHAKE_IN, HANDSHAKE_OUT = [RESET, ENV_REQ, OUT_ACK], [ENV_ACK, OUT_REQ]  # the core's ports
 _RE_INSTANCE = re.compile(r"^\s+(\S+)\s+(\S+)\s*\(", re.MULTILINE)
 
 
@@ -138,57 +140,90 @@ def assemble(netlist: MappedNetlist, clock: str, graph: BankGraph, storage_kind:
     """The de-synchronized netlist as flat structural Verilog at ``path``."""
     top = f"{netlist.top}_desync"
     inputs = _port_bits(netlist.inputs, clock)
-    outputs = netlist.outputs
-    handshake_in, handshake_out = [RESET, ENV_REQ, OUT_ACK], [ENV_ACK, OUT_REQ]
-    control = Netlist(top, cells, inputs=handshake_in, outputs=handshake_out)
+    control = Netlist(top, cells, inputs=HANDSHAKE_IN, outputs=HANDSHAKE_OUT)
     storage_counts = {name: len(bank.flipflops) for name, bank in graph.banks.items()}
     network = build_network(control, graph, request_stages, pulse_stages, storage_counts)
+    # The storage before the module text: inverted enables add their inverters to ``control``.
+    storage_lines, storage_wires = _storage_pairs(
+        netlist, graph, _storages(storage_kind, netlist, cells), cells, control,
+        _enable_picker(network, storage_counts))
+    path.write_text(_core_verilog(netlist, top, inputs, storage_lines, storage_wires, control))
+    result = Assembled(path, top, network=network,
+                       data_inputs={n: len(b) for n, b in inputs.items()},
+                       data_outputs={n: len(b) for n, b in netlist.outputs.items()})
+    for part, kinds in _cells_by_part(netlist, storage_lines, control).items():
+        result.cells[part] = len(kinds)
+        result.area_um2[part] = round(sum(library.cells[k].area for k in kinds), 4)
+    return result
 
-    bank_of: dict[tuple[int, str], str] = {}
-    for name, bank in graph.banks.items():
-        for ff in bank.flipflops:
-            bank_of[(id(ff), bank.role)] = name
-    storage_lines, storage_cells = [], 0
-    fill: dict[str, int] = {}
+
+def _storages(kind: str, netlist: MappedNetlist, cells: CellSet) -> list[Storage]:
+    """The storage cell that replaces each flip-flop's halves, in the netlist's order."""
+    return [storage_for(kind, ff, cells) for ff in netlist.flipflops]
+
+
+def _enable_picker(network: Network, storage_counts: dict[str, int]) -> Callable[[str], str]:
+    """Each call for a bank: the enable net its next storage cell takes. A bank's cells are
+    spread evenly over its enable nets (the leaves of its buffer tree), in the order asked."""
+    taken: dict[str, int] = {}
 
     def enable_of(bank: str) -> str:
         nets = network.enable_nets[bank]
-        k = fill.get(bank, 0)
-        fill[bank] = k + 1
+        k = taken.get(bank, 0)
+        taken[bank] = k + 1
         return nets[(k * len(nets)) // max(1, storage_counts[bank])]
 
-    inverted_enables: dict[str, str] = {}
-    extra_wires: list[str] = []
-    for i, ff in enumerate(netlist.flipflops):
-        pins = ff.instance.pins
-        store = storage_for(storage_kind, ff, cells)
-        master_q, slave_q = f"sm{i}_q", (_net(pins[ff.q]) if ff.q and isinstance(pins.get(ff.q), int)
-                                         else f"ss{i}_q")
-        extra_wires.append(master_q)
-        if slave_q.startswith("ss"):
-            extra_wires.append(slave_q)
-        for half, d, q in (("master", _net(pins[ff.data]), master_q), ("slave", master_q, slave_q)):
-            enable = enable_of(bank_of[(id(ff), half)])
-            if store.invert_enable:
-                if enable not in inverted_enables:
-                    inverted_enables[enable] = control.gate(cells.inverter, f"{enable}_inv",
-                                                            {"a": enable}, f"{enable}_n")
-                enable = inverted_enables[enable]
-            tag = "sm" if half == "master" else "ss"
-            storage_lines.append(f"  {store.cell} {tag}{i} (.{store.enable}({enable}), "
-                                 f".{store.data}({d}), .{store.q}({q}));")
-            storage_cells += 1
-        if ff.qn is not None and isinstance(pins.get(ff.qn), int):
-            storage_lines.append(f"  {cells.inverter.instance(f'sqn{i}', {'a': slave_q}, _net(pins[ff.qn]))}")
+    return enable_of
 
-    nets = _used_nets(netlist)
-    ports = [*handshake_in, *handshake_out, *(_port_id(n) for n in inputs),
+
+def _storage_pairs(netlist: MappedNetlist, graph: BankGraph, stores: list[Storage],
+                   cells: CellSet, control: Netlist,
+                   enable_of: Callable[[str], str]) -> tuple[list[str], list[str]]:
+    """Every flip-flop as a master (``sm<i>``) and a slave (``ss<i>``) storage cell, each enabled
+    by its bank's controller (through one shared inverter per enable net where the cell is
+    transparent while its enable is low). The slave drives the flip-flop's Q net; an inverter
+    its QN net. Returns the instance lines and the wires they add."""
+    bank_of = {(id(ff), bank.role): name
+               for name, bank in graph.banks.items() for ff in bank.flipflops}
+    inverted_enables: dict[str, str] = {}
+
+    def enable(ff: FlipFlop, half: str, store: Storage) -> str:
+        net = enable_of(bank_of[(id(ff), half)])
+        if not store.invert_enable:
+            return net
+        if net not in inverted_enables:
+            inverted_enables[net] = control.gate(cells.inverter, f"{net}_inv", {"a": net},
+                                                 f"{net}_n")
+        return inverted_enables[net]
+
+    lines: list[str] = []
+    wires: list[str] = []
+    for i, (ff, store) in enumerate(zip(netlist.flipflops, stores)):
+        pins = ff.instance.pins
+        drives_q = bool(ff.q) and isinstance(pins.get(ff.q), int)
+        master_q, slave_q = f"sm{i}_q", (_net(pins[ff.q]) if drives_q else f"ss{i}_q")
+        wires += [master_q] if drives_q else [master_q, slave_q]
+        for tag, half, d, q in (("sm", "master", _net(pins[ff.data]), master_q),
+                                ("ss", "slave", master_q, slave_q)):
+            lines.append(f"  {store.cell} {tag}{i} (.{store.enable}({enable(ff, half, store)}), "
+                         f".{store.data}({d}), .{store.q}({q}));")
+        if ff.qn is not None and isinstance(pins.get(ff.qn), int):
+            lines.append(f"  {cells.inverter.instance(f'sqn{i}', {'a': slave_q}, _net(pins[ff.qn]))}")
+    return lines, wires
+
+
+def _core_verilog(netlist: MappedNetlist, top: str, inputs: dict[str, list[Bit]],
+                  storage_lines: list[str], storage_wires: list[str], control: Netlist) -> str:
+    """The de-synchronized core's module: the handshake ports, the data ports as the synchronous
+    core has them (the clock left out), the logic as it was, the storage, the control."""
+    outputs = netlist.outputs
+    ports = [*HANDSHAKE_IN, *HANDSHAKE_OUT, *(_port_id(n) for n in inputs),
              *(_port_id(n) for n in outputs)]
     lines = ["`timescale 1ns/1ps", f"module {top} ({', '.join(ports)});"]
-    lines += [f"  input {p};" for p in handshake_in] + [f"  output {p};" for p in handshake_out]
+    lines += [f"  input {p};" for p in HANDSHAKE_IN] + [f"  output {p};" for p in HANDSHAKE_OUT]
     lines += _vector_decls("input", inputs) + _vector_decls("output", outputs)
-    lines += [f"  wire n{b};" for b in sorted(nets)]
-    lines += [f"  wire {w};" for w in extra_wires]
+    lines += [f"  wire n{b};" for b in sorted(_used_nets(netlist))]
+    lines += [f"  wire {w};" for w in storage_wires]
     lines += [f"  wire {w};" for w in control.wires]
     for name, bits in inputs.items():
         lines += [f"  assign {_net(b)} = {_select(name, k, len(bits))};"
@@ -197,22 +232,21 @@ def assemble(netlist: MappedNetlist, clock: str, graph: BankGraph, storage_kind:
         lines += [f"  assign {_select(name, k, len(bits))} = {_net(b)};" for k, b in enumerate(bits)]
     lines += _logic_lines(netlist) + storage_lines + control.lines
     lines.append("endmodule\n")
-    path.write_text("\n".join(lines))
+    return "\n".join(lines)
 
-    result = Assembled(path, top, network=network,
-                       data_inputs={n: len(b) for n, b in inputs.items()},
-                       data_outputs={n: len(b) for n, b in outputs.items()})
-    logic_cells = [inst.cell for inst in netlist.logic]
-    store_cells = [m.group(1) for m in _RE_INSTANCE.finditer("\n".join(storage_lines))]
-    parts: dict[str, list[str]] = {"logic": logic_cells, "storage": store_cells,
-                                   "control": [], "delay": []}
+
+def _cells_by_part(netlist: MappedNetlist, storage_lines: list[str],
+                   control: Netlist) -> dict[str, list[str]]:
+    """The cell of every instance by part: logic, storage, delay (the matched and pulse delay
+    lines, ``_md_``/``_pd_`` in their names) and control (everything else the network added)."""
+    parts: dict[str, list[str]] = {
+        "logic": [inst.cell for inst in netlist.logic],
+        "storage": [m.group(1) for m in _RE_INSTANCE.finditer("\n".join(storage_lines))],
+        "control": [], "delay": []}
     for m in _RE_INSTANCE.finditer("\n".join(control.lines)):
         cell, name = m.group(1), m.group(2)
         parts["delay" if ("_md_" in name or "_pd_" in name) else "control"].append(cell)
-    for part, kinds in parts.items():
-        result.cells[part] = len(kinds)
-        result.area_um2[part] = round(sum(library.cells[k].area for k in kinds), 4)
-    return result
+    return parts
 
 
 def _select(name: str, k: int, width: int) -> str:
