@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,22 @@ def _constraints(library: Liberty) -> str | None:
     return f"set_driving_cell {library.buffer.name}\nset_load {FANOUT_OF * load:.4f}\n"
 
 
+@dataclass(frozen=True)
+class _MappedFiles:
+    """What the mapping run writes in the work folder."""
+
+    netlist: Path  # one port per bit, simple assignments: what OpenSTA times
+    stat: Path
+    mapped: Path  # the cells with the top's vector ports: what the study simulates
+    mapped_rtlil: Path  # the same as RTLIL, which the netlist proof reads
+    log: Path
+
+    @classmethod
+    def under(cls, work: Path) -> _MappedFiles:
+        return cls(work / "asic_netlist.v", work / "asic_stat.json", work / "asic_mapped.v",
+                   work / "asic_mapped.il", work / "asic_yosys.log")
+
+
 def synthesize(
     design: Design, library: Liberty, work: Path, settings: dict[str, Any],
     simulation_views: bool = True,
@@ -58,56 +75,92 @@ def synthesize(
     """Map the design onto the Liberty; its netlists (``mapped``: the cells with the top's vector
     ports), figures and artifacts. ``simulation_views``: also the netlist the study simulates
     and, with the ``power`` setting, the one it measures power on."""
-    lib = library.path
-    constr_path = work / "asic.constr"
-    constr = _constraints(library)
-    constr_arg = ""
-    if constr is not None:
-        constr_path.write_text(constr)
-        constr_arg = f"-constr {constr_path} "
+    constraints = _write_constraints(library, work)
     # Power-management cells (isolation, level shifters, backup-power domains) are never
     # plain logic; the user's patterns come on top.
     patterns = [*library.special_cells, *settings["dont_use"]]
     dont_use = "".join(f" -dont_use {pattern}" for pattern in patterns)
-    netlist, stat = work / "asic_netlist.v", work / "asic_stat.json"
-    mapped, mapped_rtlil = work / "asic_mapped.v", work / "asic_mapped.il"
+    files = _MappedFiles.under(work)
     prefix, reference, unmap, prefix_logs = _registers_mapped(design, library, settings,
                                                               dont_use, work)
+    constr_arg = f" -constr {constraints}" if constraints is not None else ""
     abc_path, abc_passes = _abc_passes(rtlil_modules(prefix), settings, work,
-                                       f"-liberty {lib} {constr_arg}".rstrip() + dont_use)
-    script = [
+                                       f"-liberty {library.path}{constr_arg}{dont_use}")
+    script = _mapping_script(prefix, abc_passes, files, library, settings["hierarchy"])
+    log_text = run_yosys_script("\n".join(script), files.log, timeout=YOSYS_TIMEOUT_S)
+    measurements = _measurements(design, library, files, log_text)
+    artifacts = {
+        "yosys_log": str(files.log), "netlist": str(files.netlist), "abc_script": str(abc_path),
+        "stat": str(files.stat), "registers_mapped": str(prefix),
+        # What verify/netlist_proof.py proves the mapped netlist equal to: the design's gate
+        # prefix, shared by all its goals and grades and by the generic flow; the library's
+        # cells to read the netlist by, and the map of its registers back to Yosys' own.
+        "equivalence_reference": str(reference),
+        "equivalence_netlist": str(files.mapped_rtlil),
+        "equivalence_cells": str(library.path),
+        "equivalence_register_map": str(unmap),
+    }
+    artifacts.update({name: str(path) for name, path in prefix_logs.items()})
+    if constraints is not None:
+        artifacts["abc_constraints"] = str(constraints)
+    artifacts["mapped"] = str(files.mapped)
+    if simulation_views:
+        artifacts.update(_simulation_netlists(design, library, files.mapped, work,
+                                              power=settings.get("power", True)))
+    return files.netlist, measurements, artifacts
+
+
+def _write_constraints(library: Liberty, work: Path) -> Path | None:
+    """ABC's drive and load model as a constraints file; None if the library lacks the data."""
+    constr = _constraints(library)
+    if constr is None:
+        return None
+    path = work / "asic.constr"
+    path.write_text(constr)
+    return path
+
+
+def _mapping_script(prefix: Path, abc_passes: list[str], files: _MappedFiles, library: Liberty,
+                    hierarchy: str) -> list[str]:
+    """Yosys' commands from the registers-mapped prefix to the netlists and statistics."""
+    return [
         f"read_rtlil {prefix}",
         *abc_passes,
         "opt_clean",
         "setundef -zero",
         # The mapped cells with the top's vector ports: the netlist simulated on the RTL's vectors.
-        f"write_verilog -noattr {mapped}",
+        f"write_verilog -noattr {files.mapped}",
         # The same as RTLIL, which the netlist proof reads (verify/netlist_proof.py).
-        f"write_rtlil {mapped_rtlil}",
+        f"write_rtlil {files.mapped_rtlil}",
         # A bottom-up netlist is timed and counted whole, as OpenSTA links it anyway; flattened
         # after mapping, nothing is optimized across modules.
-        *(["flatten -noscopeinfo"] if settings["hierarchy"] == "bottom-up" else []),
+        *(["flatten -noscopeinfo"] if hierarchy == "bottom-up" else []),
         # One port per bit and simple assignments: the netlist form OpenSTA reads reliably.
         "splitnets -ports",
         "opt_clean -purge",
-        f"tee -q -o {stat} stat -json -liberty {lib}",
-        f"write_verilog -noattr -noexpr -simple-lhs {netlist}",
+        f"tee -q -o {files.stat} stat -json -liberty {library.path}",
+        f"write_verilog -noattr -noexpr -simple-lhs {files.netlist}",
     ]
-    log = work / "asic_yosys.log"
-    log_text = run_yosys_script("\n".join(script), log, timeout=YOSYS_TIMEOUT_S)
-    top = read_stat_json(stat).get(design.top)
+
+
+def _measurements(design: Design, library: Liberty, files: _MappedFiles,
+                  log_text: str) -> dict[str, Any]:
+    """Area, cells and registers from Yosys' statistics of the top (every cell must be one of
+    the library's), and ABC's delay per module from the log."""
+    top = read_stat_json(files.stat).get(design.top)
     if top is None:
-        raise ToolFailed(f"Yosys statistics lack the top module {design.top} (log: {log})")
+        raise ToolFailed(f"Yosys statistics lack the top module {design.top} (log: {files.log})")
     counts = cells_by_type(top)
     unmapped = sorted(kind for kind in counts if kind.startswith("$") or kind not in library.cells)
     if unmapped:
-        raise ToolFailed(f"cells not mapped to {library.name}: {', '.join(unmapped[:5])} (log: {log})")
+        raise ToolFailed(f"cells not mapped to {library.name}: {', '.join(unmapped[:5])} "
+                         f"(log: {files.log})")
     area = float(top.get("area", 0.0))
     flipflops = library.sequential_cells - library.latch_cells
     # Yosys' sequential_area counts flip-flops only: the storage area from the cells themselves.
     storage = sum(n * library.cells[kind].area for kind, n in counts.items()
                   if kind in library.sequential_cells)
-    measurements: dict[str, Any] = {
+    return {
         "area_um2": round(area, 4),
         "gate_equivalents": round(area / library.nand2.area, 2),
         "sequential_area_um2": round(storage, 4),
@@ -116,25 +169,6 @@ def synthesize(
         "latches": sum(n for kind, n in counts.items() if kind in library.latch_cells),
         "abc_module_delays_ps": abc_module_delays(log_text),
     }
-    artifacts = {
-        "yosys_log": str(log), "netlist": str(netlist), "abc_script": str(abc_path), "stat": str(stat),
-        "registers_mapped": str(prefix),
-        # What verify/netlist_proof.py proves the mapped netlist equal to: the design's gate
-        # prefix, shared by all its goals and grades and by the generic flow; the library's
-        # cells to read the netlist by, and the map of its registers back to Yosys' own.
-        "equivalence_reference": str(reference),
-        "equivalence_netlist": str(mapped_rtlil),
-        "equivalence_cells": str(library.path),
-        "equivalence_register_map": str(unmap),
-    }
-    artifacts.update({name: str(path) for name, path in prefix_logs.items()})
-    if constr is not None:
-        artifacts["abc_constraints"] = str(constr_path)
-    artifacts["mapped"] = str(mapped)
-    if simulation_views:
-        artifacts.update(_simulation_netlists(design, library, mapped, work,
-                                              power=settings.get("power", True)))
-    return netlist, measurements, artifacts
 
 
 def _abc_passes(modules: list[str], settings: dict[str, Any], work: Path,
