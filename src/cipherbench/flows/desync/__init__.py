@@ -1,7 +1,15 @@
-"""De-synchronization (issue 30): the building blocks so far.
+"""De-synchronization (issue 30): the ``asic-desync`` target, a design's synchronous ASIC netlist
+made asynchronous (every flip-flop a master and a slave latch or flip-flop, a handshake controller
+per bank, a matched delay per request), optionally placed and routed, verified in timed
+simulation through the common interface and measured from that simulation (docs/flows.md,
+"desync: asynchronous cores by de-synchronization").
 
-Generic asynchronous blocks mapped onto a Liberty library's own cells (a Muller C-element, a
-four-phase latch controller, a matched delay line) and a timed gate-level simulation (OpenSTA's
-SDF into Icarus Verilog) that can show a race. The flow that de-synchronizes a design's netlist
-is not built yet (docs/flows.md, "De-synchronization: building blocks").
+- flow.py: the target (settings, study keys, the steps in order);
+- netlist.py, banks.py: the mapped netlist read, its registers grouped into banks, the handshake
+  graph; timing.py: OpenSTA's delays that size the matched delays;
+- cells.py, blocks.py, controllers.py, build.py: the library's cells found by function, the
+  asynchronous blocks built from them, the controller network, the netlist assembled;
+- timed_sim.py, models.py, annotate.py: OpenSTA's SDF and the cells' Verilog models for
+  Icarus; replay.py (with tb/*.v): the environment testbench and the synchronous reference;
+- workload.py, measure.py, power.py, energy.py: the operations, the figures, the power.
 """
