@@ -42,8 +42,7 @@ from .driver import MaskedDriver, Secret
 from .netlist import Netlist, read_netlist
 from .probing import THRESHOLD as PROBING_THRESHOLD
 from .probing import ProbeSelection, ProbeTest, ProbingResult
-from .simulate import TraceSimulator
-from .simulate import _choose_backend as choose_backend
+from .simulate import TraceSimulator, choose_backend
 from .stimulus import Planes
 from .synthesis import synthesize_netlist
 from .tvla import TvlaResult

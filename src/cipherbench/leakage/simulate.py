@@ -100,7 +100,7 @@ class TraceSimulator:
         self.power_nets = list(netlist.design_nets() if power_nets is None else power_nets)
         self.weights = power_weights(netlist, self.power_nets, weights)
         self.groups = weight_bit_groups(self.power_nets, self.weights)
-        self.backend = _choose_backend(backend)
+        self.backend = choose_backend(backend)
         self._native = None
 
     def run(self, count: int, clocks: int, stimulus: Stimulus, record_nets: Sequence[int] = (),
@@ -124,7 +124,8 @@ class TraceSimulator:
         return Traces(count, clocks, power, record_nets, record_clocks, recorded)
 
 
-def _choose_backend(requested: str) -> str:
+def choose_backend(requested: str) -> str:
+    """``requested``, or for "auto" the native back end where a C++ compiler is installed."""
     if requested != "auto":
         return requested
     return "native" if compiler_or_none() else "numpy"
