@@ -139,6 +139,24 @@ def test_the_environment_testbench_reports_a_hang(tmp_path: Path) -> None:
         read_replay(out, assembled.data_outputs, answer)
 
 
+def test_the_testbenches_ship_with_the_package() -> None:
+    """replay.py compiles Verilog files kept beside it (flows/desync/tb/): pyproject's
+    package-data must take them, or an installed cipherbench has no testbench to compile."""
+    import fnmatch
+    import tomllib
+
+    from cipherbench.flows.desync import replay
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    globs = project["tool"]["setuptools"]["package-data"]["cipherbench"]
+    package = Path(replay.__file__).parents[2]
+    for testbench in (replay.ENVIRONMENT_TB, replay.REFERENCE_TB):
+        assert testbench.is_file()
+        name = testbench.relative_to(package).as_posix()
+        assert any(fnmatch.fnmatch(name, glob) for glob in globs), \
+            f"{name} is not package data: add its suffix to pyproject.toml's package-data"
+
+
 # ---- a whole core through the CLI --------------------------------------------------------------
 
 
