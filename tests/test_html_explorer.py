@@ -19,7 +19,7 @@ from typing import Any, Iterator
 import pytest
 
 from cipherbench import metrics
-from cipherbench.report import html, write_report
+from cipherbench.report import explorer, markup, write_report
 from cipherbench.store import Result, cache_key
 
 EVIL = '<img src=x onerror="alert(1)"></script>/iterative'
@@ -108,7 +108,7 @@ def _pareto(points: list[dict[str, Any]], x: str, y: str) -> list[tuple[str, str
 
 
 def test_rows_one_per_result_and_key_size() -> None:
-    rows = html.explorer_rows(_results())
+    rows = explorer.explorer_rows(_results())
     assert len(rows) == len(_expected_rows()) == 13  # the failed run is left out
     by = {(r["design"], r["target"], r["key_bits"]): r for r in rows}
     speed = by[("aes-128/iterative", "asic:nangate45_typ:speed", 128)]
@@ -125,7 +125,7 @@ def test_rows_one_per_result_and_key_size() -> None:
 
 
 def test_payload_columns_and_defaults() -> None:
-    payload = html.explorer_payload(_results())
+    payload = explorer.explorer_payload(_results())
     keys = [c["key"] for c in payload["columns"]]
     assert keys[:7] == ["design", "cipher", "arch", "key_bits", "target", "kind", "settings"]
     assert "energy_per_bit_pj" not in keys  # nobody measured power: no empty column
@@ -143,12 +143,12 @@ def test_payload_columns_and_defaults() -> None:
         assert set(entry["columns"]) & set(AREA_COLUMN.values()) == {AREA_COLUMN[kind]}
     assert "kbps_per_ge" in kinds["asic"]["columns"] and "kbps_per_ge" not in kinds["fpga"][
         "columns"]
-    assert html.explorer_markup([]) == ""
+    assert explorer.explorer_markup([]) == ""
 
 
 def test_json_for_script_cannot_close_the_block() -> None:
     data = {"d": EVIL + "<!-- & \u2028 \u2029", "n": [1, 2.5, None]}
-    text = html.json_for_script(data)
+    text = markup.json_for_script(data)
     assert json.loads(text) == data
     for raw in ("<", ">", "&", "\u2028", "\u2029"):
         assert raw not in text
@@ -162,7 +162,7 @@ def test_page_embeds_data_and_allows_only_its_script(tmp_path: Path) -> None:
     assert block and "</" not in block.group(1)
     assert len(json.loads(block.group(1))["rows"]) == 13
     script = re.search(r"<script>(.*?)</script>", text, re.S)
-    assert script and script.group(1) == html._EXPLORER_JS
+    assert script and script.group(1) == explorer.EXPLORER_JS
     digest = base64.b64encode(hashlib.sha256(script.group(1).encode()).digest()).decode()
     assert f"script-src &#x27;sha256-{digest}&#x27;" in text
     assert "innerHTML" not in script.group(1) and "http" not in script.group(1)
