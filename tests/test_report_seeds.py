@@ -82,8 +82,13 @@ def _results() -> list[Result]:
     ]
 
 
-def _rows(table: Table, column: int, value: str) -> list[list[str]]:
-    return [row for row in table.rows if row[column] == value]
+def _rows(table: Table, header: str, value: str) -> list[dict[str, str]]:
+    """The rows whose cell under ``header`` is ``value``, each read by its headers."""
+    return table.rows_where(header, value)
+
+
+def _cells(row: dict[str, str], *headers: str) -> list[str]:
+    return [row[h] for h in headers]
 
 
 # --- Gaj & Chodowiec -----------------------------------------------------------------------
@@ -91,59 +96,66 @@ def _rows(table: Table, column: int, value: str) -> list[list[str]]:
 
 def test_gaj_fig10_has_our_throughput_beside_the_published_virtex_figures() -> None:
     table = gaj.fig10_table(_results())
-    twofish = _rows(table, 0, "twofish")
-    assert [r[1] for r in twofish] == [gaj.VIRTEX_SOURCE, gaj.OURS_SOURCE, gaj.OURS_SOURCE]
+    twofish = _rows(table, "cipher", "twofish")
+    assert [r["source"] for r in twofish] == [gaj.VIRTEX_SOURCE, gaj.OURS_SOURCE, gaj.OURS_SOURCE]
     published_row, ours = twofish[0], twofish[1]
     # formula (1): 128 bits / (16 rounds x 45.1 ns) = 177.38 Mbps on 1,076 CLB slices
-    assert published_row[4] == "1,076" and published_row[5] == "CLB slices"
-    assert published_row[8] == "177.38"
-    assert ours[2] == "twofish-128/iterative" and ours[3] == ECP5
-    assert ours[4] == "2,000" and ours[5] == "LUTs" and ours[8] == "400.00"
-    assert ours[9] == "0.2"  # 400 Mbps / 2,000 LUTs
+    assert published_row["area"] == "1,076" and published_row["area unit"] == "CLB slices"
+    assert published_row["throughput (Mbps)"] == "177.38"
+    assert ours["design"] == "twofish-128/iterative" and ours["device / target"] == ECP5
+    assert _cells(ours, "area", "area unit", "throughput (Mbps)") == ["2,000", "LUTs", "400.00"]
+    assert ours["Mbps per area unit"] == "0.2"  # 400 Mbps / 2,000 LUTs
     # Serpent's published core is I8: 4 clocks per block
-    assert _rows(table, 0, "serpent")[0][7] == "4"
+    assert _rows(table, "cipher", "serpent")[0]["cycles per block"] == "4"
 
 
 def test_gaj_table1_says_which_cores_fit_the_small_device() -> None:
-    rows = {r[0]: r for r in gaj.table1(_results()).rows}
-    assert rows["twofish"][1] == "yes" and rows["twofish"][5] == "yes"
-    assert rows["twofish"][6] == "3,000 / 7,680 LUTs (39%)"
-    assert "XC4028XL: 90.90 Mbps" in rows["twofish"][2]
-    assert rows["aes"][1] == "no" and rows["aes"][5] == "no"
-    assert rows["aes"][6].startswith("does not fit")
-    assert rows["mars"][1] == "no" and rows["mars"][5] == "not run"
+    rows = {r["cipher"]: r for r in gaj.table1(_results()).records()}
+    published, ours = "fits XC4000XL (published)", "fits (ours)"
+    assert rows["twofish"][published] == "yes" and rows["twofish"][ours] == "yes"
+    assert rows["twofish"]["utilisation (ours)"] == "3,000 / 7,680 LUTs (39%)"
+    assert "XC4028XL: 90.90 Mbps" in rows["twofish"]["XC4000XL results (published)"]
+    assert rows["aes"][published] == "no" and rows["aes"][ours] == "no"
+    assert rows["aes"]["utilisation (ours)"].startswith("does not fit")
+    assert rows["mars"][published] == "no" and rows["mars"][ours] == "not run"
 
 
 def test_gaj_table1_counts_a_core_over_the_device_as_not_fitting() -> None:
     big = _fpga("rc6-128/iterative", "fpga:ice40:up5k:sg48", 6000, 20.0, 20)
-    rows = {r[0]: r for r in gaj.table1([big]).rows}
-    assert rows["rc6"][5] == "no" and rows["rc6"][6].endswith("(114%)")
+    rows = {r["cipher"]: r for r in gaj.table1([big]).records()}
+    assert rows["rc6"]["fits (ours)"] == "no"
+    assert rows["rc6"]["utilisation (ours)"].endswith("(114%)")
 
 
 def test_gaj_table2_extra_logic_from_the_encryption_only_twin() -> None:
     table = gaj.extra_logic_table(_results())
-    twofish = _rows(table, 0, "twofish")
-    assert twofish[0][6] == "6"  # published, Table II
-    assert twofish[1][4:] == ["1,600", "2,000", "25.00"]
+    twofish = _rows(table, "cipher", "twofish")
+    assert twofish[0]["extra area (%)"] == "6"  # published, Table II
+    assert _cells(twofish[1], "encryption LUTs", "enc+dec LUTs", "extra area (%)") == [
+        "1,600", "2,000", "25.00"]
 
 
 def test_gaj_tables_3_and_4_and_ranking() -> None:
-    timing = _rows(gaj.timing_table(_results()), 0, "twofish")
-    assert timing[0][3] == "45.10" and timing[1][2] == "XC4000XL" and timing[1][3] == "88.00"
-    assert timing[2][3] == "20.00" and timing[2][4] == "16"  # 1000 / 50 MHz
-    area = _rows(gaj.area_table(_results()), 0, "twofish")
-    assert area[0][3] == "1,076 CLB slices" and area[2][3] == "2,000 LUTs"
-    ranking = gaj.ranking_table(_results()).rows
-    assert ranking[0][1] == "serpent > aes > twofish > rc6 > mars"
+    timing = _rows(gaj.timing_table(_results()), "cipher", "twofish")
+    period = "clock period (ns)"
+    assert timing[0][period] == "45.10" and timing[1]["core / device"] == "XC4000XL"
+    assert timing[1][period] == "88.00"
+    assert timing[2][period] == "20.00"  # 1000 / 50 MHz
+    assert timing[2]["cycles (rounds) per block"] == "16"
+    area = _rows(gaj.area_table(_results()), "cipher", "twofish")
+    assert area[0]["area"] == "1,076 CLB slices" and area[2]["area"] == "2,000 LUTs"
+    ranking = gaj.ranking_table(_results()).records()
+    assert ranking[0]["by throughput (fastest first)"] == "serpent > aes > twofish > rc6 > mars"
 
 
 def test_gaj_fig8_compares_feedback_and_non_feedback_throughput() -> None:
-    rows = {r[1]: r for r in gaj.fig8_table(_results()).rows}
+    rows = {r["design"]: r for r in gaj.fig8_table(_results()).records()}
     pipe = rows["aes-128/pipelined"]
     # 128 x 100 MHz / II 1 = 12,800 Mbps; / 10 chained cycles = 1,280 Mbps
-    assert pipe[3] == "pipelined, stages=full, inner=0"
-    assert pipe[8] == "12,800" and pipe[9] == "1,280" and pipe[10] == "10.00"
-    assert rows["twofish-128/iterative"][10] == "1.00"
+    assert pipe["architecture"] == "pipelined, stages=full, inner=0"
+    assert _cells(pipe, "non-feedback (Mbps)", "feedback (Mbps)", "non-feedback / feedback") == [
+        "12,800", "1,280", "10.00"]
+    assert rows["twofish-128/iterative"]["non-feedback / feedback"] == "1.00"
 
 
 # --- Fischer -------------------------------------------------------------------------------
@@ -151,10 +163,10 @@ def test_gaj_fig8_compares_feedback_and_non_feedback_throughput() -> None:
 
 def test_fischer_table1_is_computed_and_matches_the_published_parameters() -> None:
     table = fischer.table1()
-    rows = {r[0]: r for r in table.rows}
-    col = 1 + 2 * fischer.TABLE1_CIPHERS.index("twofish")
-    assert rows["Number of subkeys"][col:col + 2] == ["42", "42"]
-    assert rows["RAM for subkeys (bits)"][col:col + 2] == ["1,344", "1,344"]
+    rows = {r["Parameter"]: r for r in table.records()}
+    twofish = ("twofish (computed)", "twofish (Fischer)")
+    assert _cells(rows["Number of subkeys"], *twofish) == ["42", "42"]
+    assert _cells(rows["RAM for subkeys (bits)"], *twofish) == ["1,344", "1,344"]
     for cipher in fischer.TABLE1_CIPHERS:
         ours = fischer.computed_params(cipher)
         theirs = published.FISCHER_TABLE_1[cipher]
@@ -176,17 +188,19 @@ def test_fischer_configurations_by_data_width() -> None:
 
 def test_fischer_tables_put_ours_under_the_published_rows() -> None:
     fair = fischer.configuration_table("fair", "Table 5", _results())
-    serpent = _rows(fair, 0, "serpent")
-    assert [r[3] for r in serpent] == ["E", "D", "B", "B"]
-    assert serpent[2][1] == "Fischer (FLEX10K130E) Table 5" and serpent[2][10] == "52.50"
-    assert serpent[2][9] == "66"  # clock periods, section 3.4
+    serpent = _rows(fair, "cipher", "serpent")
+    assert [r["mode"] for r in serpent] == ["E", "D", "B", "B"]
+    assert serpent[2]["source"] == "Fischer (FLEX10K130E) Table 5"
+    assert serpent[2]["throughput (Mbps)"] == "52.50"
+    assert serpent[2]["clock periods per block"] == "66"  # clock periods, section 3.4
     ours = serpent[3]
-    assert ours[1] == fischer.OURS_SOURCE and ours[8] == "3,000 LUTs"
-    assert ours[9] == "66" and ours[10] == "128.00"
+    assert ours["source"] == fischer.OURS_SOURCE and ours["logic"] == "3,000 LUTs"
+    assert ours["clock periods per block"] == "66" and ours["throughput (Mbps)"] == "128.00"
     fast = fischer.configuration_table("fast", "Table 4", _results())
-    aes = _rows(fast, 0, "aes")
-    assert aes[0][4] == "EAB" and aes[0][7] == "24"
-    assert aes[-1][4] == "block RAM" and aes[-1][7] == "16" and aes[-1][9] == "10 (latency 20)"
+    aes = _rows(fast, "cipher", "aes")
+    assert aes[0]["S-boxes in"] == "EAB" and aes[0]["EAB / block RAMs total"] == "24"
+    assert _cells(aes[-1], "S-boxes in", "EAB / block RAMs total", "clock periods per block") == [
+        "block RAM", "16", "10 (latency 20)"]
 
 
 # --- Papaefstathiou et al. -----------------------------------------------------------------
@@ -194,33 +208,41 @@ def test_fischer_tables_put_ours_under_the_published_rows() -> None:
 
 def test_papa_des_table_area_and_performance_optimised() -> None:
     table = papaefstathiou.des_table(_results())
-    assert any(r[2] == "AO SDES(PERM)" and r[8] == "65.60" for r in table.rows)
-    ours = [r for r in table.rows if r[1] == papaefstathiou.OURS_SOURCE]
-    area = next(r for r in ours if r[4] == "area")
+    assert any(r["latency (ns)"] == "65.60" for r in table.rows_where("design", "AO SDES(PERM)"))
+    ours = table.rows_where("source", papaefstathiou.OURS_SOURCE)
+    area = next(r for r in ours if r["optimisation"] == "area")
     # 16 cycles at 500 MHz = 32 ns; 64 x 500 / 16 = 2,000 Mbps = 2 Gbps; 5,000 um2 = 5 K um2
-    assert area[3] == "asic:NangateOpenCellLibrary:area (45 nm)" and area[7] == "synthesis"
-    assert area[8] == "32.00" and area[9] == "2.00" and area[11] == "5.00"
-    assert next(r for r in ours if r[4] == "performance")[9] == "3.20"
-    fpga = next(r for r in ours if r[3] == ECP5)
-    assert fpga[7] == "placed and routed" and fpga[12] == "1,000"
+    assert area["target / style"] == "asic:NangateOpenCellLibrary:area (45 nm)"
+    assert area["stage"] == "synthesis"
+    assert _cells(area, "latency (ns)", "throughput (Gbps)", "area (K um2)") == [
+        "32.00", "2.00", "5.00"]
+    assert next(r for r in ours if r["optimisation"] == "performance")["throughput (Gbps)"] == \
+        "3.20"
+    fpga = next(r for r in ours if r["target / style"] == ECP5)
+    assert fpga["stage"] == "placed and routed" and fpga["area (LUTs)"] == "1,000"
+
+
+AREAS = ("area, synthesis", "area, placed and routed", "P&R / synthesis")
+LATENCIES = ("latency synthesis (ns)", "latency P&R (ns)", "P&R / synthesis latency")
 
 
 def test_papa_layout_table_synthesis_vs_placed() -> None:
     table = papaefstathiou.layout_table(_results())
-    published_row = next(r for r in table.rows if r[2] == "AO SDES(PERM)")
+    published_row = table.row_where("design", "AO SDES(PERM)")
     # Table 8 -> Table 9: 37 -> 52 K um2, 65.6 -> 70.4 ns
-    assert published_row[4:7] == ["37", "52", "1.41"]
-    assert published_row[9] == "1.07"
-    ours = next(r for r in table.rows if r[1] == papaefstathiou.OURS_SOURCE and r[3] == "LUTs")
-    assert ours[4:7] == ["900", "1,000", "1.11"]
-    assert ours[7:] == ["-", "-", "-"]  # no placement estimate stored: no latency pair
+    assert _cells(published_row, *AREAS) == ["37", "52", "1.41"]
+    assert published_row["P&R / synthesis latency"] == "1.07"
+    ours = next(r for r in table.rows_where("source", papaefstathiou.OURS_SOURCE)
+                if r["area measure"] == "LUTs")
+    assert _cells(ours, *AREAS) == ["900", "1,000", "1.11"]
+    assert _cells(ours, *LATENCIES) == ["-", "-", "-"]  # no placement estimate: no latency pair
     estimated = _fpga("des-64/iterative", ECP5, 1000, 100.0, 16, synth_luts=900, block_bits=64,
                       key="64")
     estimated.measurements["placed_estimate_fmax_mhz"] = 125.0
-    row = next(r for r in papaefstathiou.layout_table([estimated]).rows
-               if r[1] == papaefstathiou.OURS_SOURCE and r[3] == "LUTs")
+    row = next(r for r in papaefstathiou.layout_table([estimated]).records()
+               if r["source"] == papaefstathiou.OURS_SOURCE and r["area measure"] == "LUTs")
     # 8 ns estimated after placement, 10 ns routed: routing makes the path 1.25 times longer.
-    assert row[7:] == ["8.00", "10.00", "1.25"]
+    assert _cells(row, *LATENCIES) == ["8.00", "10.00", "1.25"]
 
 
 # --- the report ----------------------------------------------------------------------------

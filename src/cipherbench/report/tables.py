@@ -39,6 +39,36 @@ class Table:
     # The HTML table's id, for a table the page styles (or a test finds) by itself.
     key: str = ""
 
+    # Reading a table by its headers, not by column positions that move when a column is added.
+
+    def index(self, header: str) -> int:
+        """The position of the column headed ``header`` (the first, when two share it)."""
+        if header not in self.headers:
+            raise KeyError(f"no column {header!r} in {self.title!r}: {self.headers}")
+        return self.headers.index(header)
+
+    def column(self, header: str) -> list[str]:
+        """Every row's cell under ``header``."""
+        at = self.index(header)
+        return [row[at] for row in self.rows]
+
+    def records(self) -> list[dict[str, str]]:
+        """One dict per row, header -> cell (a header repeated keeps its first column)."""
+        return [{h: row[i] for i, h in reversed(list(enumerate(self.headers)))}
+                for row in self.rows]
+
+    def rows_where(self, header: str, value: str) -> list[dict[str, str]]:
+        """The rows (as :meth:`records`) whose cell under ``header`` is ``value``."""
+        at = self.index(header)
+        return [record for row, record in zip(self.rows, self.records()) if row[at] == value]
+
+    def row_where(self, header: str, value: str) -> dict[str, str]:
+        """The first row whose cell under ``header`` is ``value``; KeyError when none is."""
+        found = self.rows_where(header, value)
+        if not found:
+            raise KeyError(f"no row with {header} = {value!r} in {self.title!r}")
+        return found[0]
+
 
 @dataclass
 class Section:
