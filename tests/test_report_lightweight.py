@@ -146,29 +146,33 @@ def test_anchor_table_at_the_published_node(monkeypatch: pytest.MonkeyPatch) -> 
     assert comparison.ratios["Efficiency (Kbps/GE)"] == pytest.approx(
         [64 * 200 / 34 / 3300 * 1000 / 94.1])
     # the per-cipher claim is judged at that node too
-    rows = {r[0].split(" ")[0]: r for r in lightweight.findings_table(_results()).rows
-            if "throughput per area" in r[0]}
-    assert rows["hight"][5] == "yes" and rows["hight"][4] == "1.21"
+    rows = {r["claim"].split(" ")[0]: r for r in lightweight.findings_table(_results()).records()
+            if "throughput per area" in r["claim"]}
+    assert rows["hight"]["holds"] == "yes" and rows["hight"]["ours/published"] == "1.21"
     # with the clock left out, ours (64 / 34 / 3,300) is below it (64 / 34 / 3,000)
-    per_clock = [r for r in lightweight.findings_table(_results()).rows
-                 if r[0].startswith("hight") and "per clock" in r[0]]
-    assert [(r[2], r[4], r[5]) for r in per_clock] == [("0.57", "0.909", "no")]
+    per_clock = [r for r in lightweight.findings_table(_results()).records()
+                 if r["claim"].startswith("hight") and "per clock" in r["claim"]]
+    assert [(r["ours"], r["ours/published"], r["holds"]) for r in per_clock] == [
+        ("0.57", "0.909", "no")]
 
 
 def test_findings_judge_present_at_0_18_um() -> None:
     table = lightweight.findings_table(_results())
-    rows = {r[0].split(" ")[0]: r for r in table.rows if "per clock" not in r[0]}
+    rows = {r["claim"].split(" ")[0]: r for r in table.records() if "per clock" not in r["claim"]}
     claim = rows["PRESENT-80"]
-    assert claim[1] == "present-80/iterative:ops=encrypt (area), osu018_stdcells (0.18 um)"
-    assert claim[2] == "1,500" and claim[4] == "0.955" and claim[5] == "yes"  # 1,500 / 1,570
+    assert claim["our core"] == ("present-80/iterative:ops=encrypt (area), osu018_stdcells "
+                                 "(0.18 um)")
+    # 1,500 / 1,570
+    assert (claim["ours"], claim["ours/published"], claim["holds"]) == ("1,500", "0.955", "yes")
     # CLEFIA's published round-based figures are at 0.09 um, where we measured nothing
     clefia = rows["clefia"]
-    assert clefia[3] == "268.63 Kbps/gate" and clefia[5] == "not measured"
+    assert clefia["published / target"] == "268.63 Kbps/gate"
+    assert clefia["holds"] == "not measured"
     # a PRESENT-80 core above 1,570 GE at 0.18 um does not meet the target
     big = [_result("present-80/iterative", "area", 64, 2_100.0, 240.0, 32, ("80",))]
-    assert {r[0].split(" ")[0]: r for r in lightweight.findings_table(big).rows}[
-        "PRESENT-80"][5] == "no"
-    assert lightweight.findings_table([]).rows[0][5] == "not measured"
+    assert {r["claim"].split(" ")[0]: r for r in lightweight.findings_table(big).records()}[
+        "PRESENT-80"]["holds"] == "no"
+    assert lightweight.findings_table([]).records()[0]["holds"] == "not measured"
 
 
 def test_report_has_the_section_only_with_new_cipher_rows(tmp_path: Path) -> None:
@@ -186,19 +190,19 @@ def test_an_anchor_without_a_key_size_matches_every_key(monkeypatch: pytest.Monk
     monkeypatch.setattr(lightweight, "anchors", lambda: (anchor,))
     comparison = lightweight.anchor_table(_results())
     assert comparison is not None
-    row = dict(zip(comparison.table.headers, comparison.table.rows[0]))
+    row = comparison.table.records()[0]
     assert row["cipher"] == "hight" and row["Area (GE): published"] == "3,000"
     assert row["Area (GE): ours/published"] == "-"  # 0.25 um: no library of ours there
     assert lightweight.published_table().rows  # the real table renders the '?' key sizes
 
 
 def test_findings_compare_bits_per_clock_per_kge_at_any_node() -> None:
-    rows = {r[0]: r for r in lightweight.findings_table(_results()).rows}
+    rows = {r["claim"]: r for r in lightweight.findings_table(_results()).records()}
     claim = rows["clefia round-based at or beyond the best published bits per clock per kGE "
                  "(any node)"]
     # ours: 128 bits / 18 cycles / 8,000 GE = 0.889; Sony's Table 1, 5,979 gates: 1.189
-    assert claim[2] == "0.889" and claim[3] == "1.19 bits/clock/kGE"
-    assert claim[4] == "0.747" and claim[5] == "no"  # 0.8889 / 1.1894
+    assert claim["ours"] == "0.889" and claim["published / target"] == "1.19 bits/clock/kGE"
+    assert claim["ours/published"] == "0.747" and claim["holds"] == "no"  # 0.8889 / 1.1894
     assert metrics.bits_per_clock_per_kge(64, 32, 1570.0) == pytest.approx(1.2739, abs=1e-4)
     # a cipher without a published round-based row with cycles gets no such claim
     assert not any(r.startswith("present round-based") for r in rows)

@@ -50,25 +50,28 @@ def test_our_rows_keep_only_seed_ciphers_and_architectures() -> None:
 def test_table1_places_ours_under_each_ciphers_published_rows() -> None:
     table = sugawara.table1(_results())
     assert table.headers[0] == "cipher" and table.headers[-1] == "Kbps/GE"
-    published_rows = [r for r in table.rows if r[1] == sugawara.PUBLISHED_SOURCE]
+    published_rows = table.rows_where("source", sugawara.PUBLISHED_SOURCE)
     assert len(published_rows) == len(published.sugawara_table1())
-    camellia = [r for r in table.rows if r[0] == "camellia"]
-    sources = [r[1] for r in camellia]
+    camellia = table.rows_where("cipher", "camellia")
+    sources = [r["source"] for r in camellia]
     assert sources == [sugawara.PUBLISHED_SOURCE] * 3 + [sugawara.OURS_SOURCE] * 2
     speed = camellia[-1]
     # 128 x 500 / 25 = 2,560 Mbps; / 16,000 GE = 160 Kbps/GE
-    assert speed[2] == "camellia-128/iterative" and speed[8] == "speed"
-    assert speed[10] == "2,560" and speed[11] == "16.00" and speed[12] == "160.00"
-    assert [r for r in table.rows if r[0] == "tdea"][-1][5] == "128/192"
+    assert speed["design"] == "camellia-128/iterative" and speed["synthesis"] == "speed"
+    assert [speed["Mbps"], speed["kGE"], speed["Kbps/GE"]] == ["2,560", "16.00", "160.00"]
+    assert table.rows_where("cipher", "tdea")[-1]["key"] == "128/192"
 
 
 def test_targets_table_says_whether_the_reference_flow_target_is_met() -> None:
-    rows = {r[0]: r for r in sugawara.targets_table(_results()).rows}
-    assert rows["camellia"][3] == "90.00" and rows["camellia"][5] == "160.00" and rows["camellia"][6] == "yes"
-    assert rows["tdea"][6] == "yes"          # 120 >= 103
+    rows = {r["cipher"]: r for r in sugawara.targets_table(_results()).records()}
+    camellia = rows["camellia"]
+    assert camellia["target Kbps/GE"] == "90.00" and camellia["ours Kbps/GE"] == "160.00"
+    assert camellia["met"] == "yes"
+    assert rows["tdea"]["met"] == "yes"          # 120 >= 103
     # 64 x 200 / 17 = 752.9 Mbps / 31,000 GE = 24.3 Kbps/GE >= 22
-    assert rows["cast128"][6] == "yes"
-    assert rows["seed"][4] == "-" and rows["seed"][6] == "-"   # no result: nothing claimed
+    assert rows["cast128"]["met"] == "yes"
+    # no result: nothing claimed
+    assert rows["seed"]["our best loop core (speed)"] == "-" and rows["seed"]["met"] == "-"
 
 
 def test_report_has_the_section_and_fig11(tmp_path: Path) -> None:
@@ -133,15 +136,15 @@ def test_table1_at_0_18_um_sets_ours_beside_the_published() -> None:
 
 def test_table1_labels_our_rows_with_their_node_and_keeps_nanogate_targets() -> None:
     results = _camellia_at_two_nodes()
-    sources = [r[1] for r in sugawara.table1(results).rows if r[0] == "camellia"][3:]
+    sources = [r["source"] for r in sugawara.table1(results).rows_where("cipher", "camellia")][3:]
     assert sorted(sources) == ["cipherbench, NangateOpenCellLibrary (45 nm)",
                                "cipherbench, osu018_stdcells (0.18 um)",
                                "cipherbench, osu018_stdcells (0.18 um)"]
     # the reference-flow targets are NanGate45 figures: the osu018 rows are not judged by them
-    rows = {r[0]: r for r in sugawara.targets_table(results[:2]).rows}
-    assert rows["camellia"][4] == "-" and rows["camellia"][6] == "-"
-    rows = {r[0]: r for r in sugawara.targets_table(results).rows}
-    assert rows["camellia"][6] == "yes"  # 128 x 500 / 23 / 16,000 GE = 173.9 >= 90
+    camellia = sugawara.targets_table(results[:2]).row_where("cipher", "camellia")
+    assert camellia["our best loop core (speed)"] == "-" and camellia["met"] == "-"
+    camellia = sugawara.targets_table(results).row_where("cipher", "camellia")
+    assert camellia["met"] == "yes"  # 128 x 500 / 23 / 16,000 GE = 173.9 >= 90
     assert sugawara.node_table(results[2:]) is None  # nothing at 0.18 um
     titles = [t.title for t in sugawara.tables(results)]
     assert titles[1].startswith("Sugawara et al. Table 1 at its node (0.18 um)")
