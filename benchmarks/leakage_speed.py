@@ -39,7 +39,7 @@ from cipherbench.leakage import (
     Planes,
     ProbeSelection,
     Secret,
-    Simulator,
+    TraceSimulator,
     assess,
     read_netlist,
 )
@@ -52,7 +52,7 @@ from cipherbench.spec import parse
 TARGET_GATES, TARGET_CLOCKS, TARGET_TRACES = 7000, 300, 1_000_000
 
 
-def simulation_rate(simulator: Simulator, traces: int, clocks: int, threads: int) -> float:
+def simulation_rate(simulator: TraceSimulator, traces: int, clocks: int, threads: int) -> float:
     """Trace-clocks per second of the simulation alone."""
     netlist = simulator.netlist
     rng = np.random.default_rng(1)
@@ -109,11 +109,11 @@ def main() -> int:
         compile_netlist(netlist)
         print(f"native library compiled in {time.monotonic() - start:.1f} s (cold)")
         clocks = args.clocks
-        numpy_rate = simulation_rate(Simulator(netlist, backend="numpy"), args.numpy_traces,
+        numpy_rate = simulation_rate(TraceSimulator(netlist, backend="numpy"), args.numpy_traces,
                                      clocks, 1)
         print(f"simulation alone, numpy:  {numpy_rate / 1e3:8.0f} k trace-clocks/s "
               f"({args.numpy_traces} traces x {clocks} clocks)")
-        native = Simulator(netlist, backend="native")
+        native = TraceSimulator(netlist, backend="native")
         for threads in args.threads:
             rate = simulation_rate(native, 16384, clocks, threads)
             print(f"simulation alone, native, {threads} thread(s): {rate / 1e6:6.1f} M "

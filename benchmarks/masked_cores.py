@@ -16,7 +16,7 @@ import argparse
 import sys
 from collections import defaultdict
 
-from cipherbench.generate import build_core
+from cipherbench.kinds.generated import build_core
 from cipherbench.spec import parse
 from cipherbench.store import Result
 

@@ -29,7 +29,7 @@ from cipherbench.arch.narrow import NarrowCore
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.aes.model import AES
 from cipherbench.errors import CipherbenchError
-from cipherbench.generate import build_core
+from cipherbench.kinds.generated import build_core
 from cipherbench.spec import parse
 from cipherbench.verify.check import random_cases
 from cipherbench.verify.designs import verify_design

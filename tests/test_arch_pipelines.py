@@ -25,7 +25,7 @@ from cipherbench.cache import ensure_design
 from cipherbench.ciphers.aes.hw import AesHardware
 from cipherbench.ciphers.registry import ciphers
 from cipherbench.errors import CipherbenchError
-from cipherbench.generate import build_core
+from cipherbench.kinds.generated import build_core
 from cipherbench.spec import parse
 from cipherbench.verify.check import check_cases, check_key_agility, random_cases
 from cipherbench.verify.designs import verify_design

@@ -129,7 +129,8 @@ def test_verify_records_its_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     from cipherbench.cli import main
     from cipherbench.spec import parse
     from cipherbench.verify.designs import SetOutcome, VerifyReport
-    from cipherbench.verify.record import RECORD, find_records
+    from cipherbench.cache import find_records
+    from cipherbench.verify.record import RECORD
 
     monkeypatch.setenv("CIPHERBENCH_CACHE", str(tmp_path))
     folder = cipherbench.cache.design_dir(parse("des-64/iterative"))

@@ -20,7 +20,7 @@ from oracles.blocks import Row, oracle_or_skip
 from cipherbench.arch.registry import ARCHITECTURES, offered
 from cipherbench.cache import ensure_design
 from cipherbench.errors import CipherbenchError
-from cipherbench.generate import build_core
+from cipherbench.kinds.generated import build_core
 from cipherbench.ciphers.registry import ciphers
 from cipherbench.spec import DesignSpec, parse
 from cipherbench.verify import check

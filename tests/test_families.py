@@ -12,7 +12,8 @@ from cipherbench import metrics
 from cipherbench.ciphers.base import CipherModel
 from cipherbench.ciphers.registry import ciphers
 from cipherbench.errors import CipherbenchError
-from cipherbench.families import FAMILIES, InterfaceFamily, family
+from cipherbench.families import InterfaceFamily
+from cipherbench.families.registry import FAMILIES, family
 from cipherbench.families.block import BLOCK
 from cipherbench.interface import CoreShape, CoreSignature
 from cipherbench.spec import DesignSpec, parse

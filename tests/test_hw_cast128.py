@@ -24,7 +24,7 @@ from cipherbench.ciphers.cast128.hw import (
     update_registers,
 )
 from cipherbench.errors import CipherbenchError
-from cipherbench.generate import build_core
+from cipherbench.kinds.generated import build_core
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
 

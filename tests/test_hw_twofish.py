@@ -17,7 +17,7 @@ from amaranth.sim import Simulator
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.twofish import hw, model
 from cipherbench.errors import CipherbenchError
-from cipherbench.generate import build_core
+from cipherbench.kinds.generated import build_core
 from cipherbench.spec import parse
 from cipherbench.verify.designs import verify_design
 

@@ -23,7 +23,8 @@ from cipherbench.arch.masked import MaskedCore, XorshiftBank, seed_state
 from cipherbench.cache import ensure_design
 from cipherbench.ciphers.present import masked as present_masked
 from cipherbench.errors import CipherbenchError
-from cipherbench.generate import build_core, write_design
+from cipherbench.generate import write_design
+from cipherbench.kinds.generated import build_core
 from cipherbench.spec import all_designs, parse
 from cipherbench.verify.designs import VerifyReport, verify_design
 

@@ -4,25 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .cachedir import cache_root, publish_text
+from .generate import generate, generator_digest
 from .spec import DesignSpec
 
-
-def cache_root() -> Path:
-    """``$CIPHERBENCH_CACHE``, else ``~/.cache/cipherbench``."""
-    env = os.environ.get("CIPHERBENCH_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "cipherbench"
+__all__ = ["cache_root", "cached_design_dirs", "design_dir", "ensure_design", "find_records",
+           "publish_text"]
 
 
 def design_dir(spec: DesignSpec) -> Path:
-    """The cache folder of a design: keyed by its canonical spec and the generator's digest."""
-    from .generate import generator_digest
-
+    """The cache folder of a design: keyed by its canonical spec and its kind's digest."""
     text = f"{spec.canonical()}|{generator_digest(spec)}"
     key = hashlib.sha256(text.encode()).hexdigest()[:16]
     return cache_root() / "designs" / f"{spec.slug}-{key}"
@@ -47,18 +43,18 @@ def cached_design_dirs(specs: Iterable[DesignSpec], containing: str) -> dict[Des
     return found
 
 
-def publish_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a private file and one rename: a reader (or a job
-    racing to write the same file) never sees it half-written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, private = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
-        os.replace(private, path)
-    except BaseException:
-        Path(private).unlink(missing_ok=True)
-        raise
+def find_records(specs: Iterable[DesignSpec]) -> dict[DesignSpec, dict[str, Any]]:
+    """The verification records (verify/record.py) in the design cache of those ``specs`` that
+    have one (for the current code: the cache folder is keyed by the design's digest). Fast for
+    every valid design at once: see :func:`cached_design_dirs`."""
+    from .verify.record import RECORD, read_record
+
+    found = {}
+    for spec, folder in cached_design_dirs(specs, containing=RECORD).items():
+        record = read_record(folder)
+        if isinstance(record, dict):
+            found[spec] = record
+    return found
 
 
 def ensure_design(spec: DesignSpec, progress: Callable[[str], None] | None = None) -> Path:
@@ -68,8 +64,6 @@ def ensure_design(spec: DesignSpec, progress: Callable[[str], None] | None = Non
     publishes it with one rename; a loser keeps the winner's folder (never deletes a folder that
     another process may be reading) and discards its own.
     """
-    from .generate import generate
-
     folder = design_dir(spec)
     if _complete(folder):
         return folder

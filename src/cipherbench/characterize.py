@@ -216,7 +216,7 @@ class _Sweep:
         return SweepPoint(label, settings, self.store.put(result), cached=False)
 
     def _measure(self, flow: Any, key: str, target: str, settings: dict[str, Any]) -> Result:
-        from .cache import cache_root
+        from .cachedir import cache_root
 
         work_root = cache_root() / "runs"
         work_root.mkdir(parents=True, exist_ok=True)
@@ -301,7 +301,7 @@ def write_component_design(entry: CatalogEntry, out_dir: Path) -> Path:
 def _inputs_digest(design_dir: Path, liberty_sha256: str) -> str:
     """Everything besides design/target/settings that decides the figures (as study.py does):
     the generated Verilog itself, the flows' source, the tool versions and the Liberty text."""
-    from .generate import measurement_digest
+    from .jobs.provenance import measurement_digest
     from .tools import sta_version, yosys_version
 
     manifest = json.loads((design_dir / "manifest.json").read_text())

@@ -80,11 +80,12 @@ def list_cmd(as_json: bool, show_all: bool) -> None:
     --all prints every one with its status.
     """
     from .arch.registry import ARCHITECTURES, COMMON_PARAMS
-    from .cache import cache_root
+    from .cachedir import cache_root
     from .ciphers.registry import BUILT_IN, ciphers
     from .spec import all_designs
     from .targets import describe_targets
-    from .verify.record import describe, find_records, passed, summary
+    from .cache import find_records
+    from .verify.record import describe, passed, summary
 
     designs = all_designs()
     records = find_records(designs)
@@ -170,7 +171,7 @@ def generate(design: str, out_dir: Path, no_measure: bool) -> None:
 def simulate(design: str, op: str, vectors_in: Path, out_path: Path) -> None:
     """Run vectors through DESIGN's generated RTL in Verilator (not the model)."""
     from .cache import ensure_design
-    from .external.spec import design_of
+    from .kinds.registry import design_of
     from .verify.sim import BlockOp, KeyOp, Simulator
     from .verify.vectors import read_simple_vectors
 
@@ -231,7 +232,7 @@ def verify(design: str, random_blocks: int, seed: int, mct_outer: int) -> None:
     run makes (the default --seed, and --random at least the default).
     """
     from .cache import ensure_design
-    from .external.spec import design_of
+    from .kinds.registry import design_of
     from .verify.designs import verify_design
     from .verify.record import MCT_OUTER, RANDOM_BLOCKS, RECORD, SEED, write_record
 
@@ -556,7 +557,8 @@ def leakage_cmd(design: str, traces: int, probe_traces: int | None, probe_clocks
 def _verification_summary(spec: Any) -> dict[str, Any] | None:
     """The design's verification record on this machine, if it was verified (the assessment
     checks the netlist's outputs against the model itself)."""
-    from .verify.record import find_records, summary
+    from .cache import find_records
+    from .verify.record import summary
 
     return summary(find_records([spec]).get(spec))
 

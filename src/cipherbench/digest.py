@@ -1,12 +1,17 @@
 """Source digests: which source files decide a generated design, hashed for cache keys.
 
-A design's Verilog and cycle counts depend on the generator's common code (spec, interface, RTL
-conversion, the simulation harness), on its architecture and on its cipher's folder, and on
-whatever those import inside the package (Camellia's composite S-box imports AES components, TDEA
-imports DES). The digest of a design hashes exactly that: the common sources plus the closure of
-relative imports from its architecture module and cipher folder, found statically with ``ast``
-(imports inside functions included). Editing Twofish then leaves every cached AES result valid,
-and editing a component invalidates only the designs that use it.
+A design's Verilog and cycle counts depend on the code that writes and measures it (its kind's
+module, kinds/, and generate.py), on its architecture and on its cipher's folder, and on whatever
+those import inside the package (Camellia's composite S-box imports AES components, TDEA imports
+DES). The digest of a design hashes exactly that: the closure of imports from those modules, found
+statically with ``ast`` (imports inside functions included), with the data files (a testbench's
+C++, a Verilog testbench) that sit beside a module of the closure. No list of sources is kept by
+hand: what a module imports is what it depends on. Editing Twofish then leaves every cached AES
+result valid, and editing a component invalidates only the designs that use it.
+
+The kinds' registry (kinds/registry.py) is a boundary: it is hashed, but its imports, which reach
+every kind, are not followed, so a generated design does not depend on the code that wraps a
+designer's core.
 """
 
 from __future__ import annotations
@@ -20,13 +25,9 @@ from . import __version__
 
 PACKAGE_ROOT = Path(__file__).parent
 PACKAGE = PACKAGE_ROOT.name  # "cipherbench"
-_HASHED_SUFFIXES = (".py", ".cpp", ".txt")
-
-# Sources every design depends on (paths relative to the package; folders taken whole).
-COMMON_SOURCES = ("__init__.py", "interface.py", "rtl.py", "rtl_modules.py", "yosys_runner.py",
-                  "generate.py", "spec.py", "digest.py", "verify/sim.py", "verify/measure.py", "verify/tb",
-                  "arch/__init__.py", "arch/base.py", "arch/registry.py", "ciphers/__init__.py",
-                  "ciphers/base.py", "ciphers/registry.py")
+_HASHED_SUFFIXES = (".py", ".cpp", ".txt", ".v")
+# Modules whose imports are not followed (see the module's docstring).
+BOUNDARY = (PACKAGE_ROOT / "kinds" / "registry.py",)
 
 
 def _files(part: str) -> list[Path]:
@@ -100,8 +101,22 @@ def _import_root(path: Path) -> Path:
     return top.parent
 
 
+def module_files(*modules: str) -> list[Path]:
+    """The files of dotted module names (``cipherbench.generate``): the seeds of a closure. A
+    name that is no module of the package is an error, so a renamed module cannot drop out of a
+    digest unnoticed."""
+    found = []
+    for module in modules:
+        parts = module.split(".")
+        if parts[0] != PACKAGE or not (files := _module_file(parts[1:])):
+            raise ValueError(f"{module!r} is no module of {PACKAGE}")
+        found.append(files[-1])
+    return found
+
+
 def import_closure(seeds: list[Path]) -> list[Path]:
-    """Every package file reachable from ``seeds`` through imports, sorted."""
+    """Every package file reachable from ``seeds`` through imports (the boundary's files are
+    kept, their imports not followed), with the data files beside each, sorted."""
     seen: set[Path] = set()
     todo = list(seeds)
     while todo:
@@ -109,8 +124,27 @@ def import_closure(seeds: list[Path]) -> list[Path]:
         if path in seen:
             continue
         seen.add(path)
-        todo += [p for p in _imports(path) if p not in seen]
-    return sorted(seen)
+        if path not in BOUNDARY:
+            todo += [p for p in _imports(path) if p not in seen]
+    return sorted(seen | {data for path in seen for data in _data_beside(path)})
+
+
+@lru_cache(maxsize=None)
+def _data_beside(module: Path) -> tuple[Path, ...]:
+    """The data files a module may read: the non-Python files of its folder and of the folders
+    below it that are not packages (``verify/tb/tb.cpp`` beside ``verify/sim.py``)."""
+    if module.suffix != ".py":
+        return ()
+    found: list[Path] = []
+    todo = [module.parent]
+    while todo:
+        folder = todo.pop()
+        for path in sorted(folder.iterdir()):
+            if path.is_dir() and path.name != "__pycache__" and not (path / "__init__.py").exists():
+                todo.append(path)
+            elif path.is_file() and path.suffix in _HASHED_SUFFIXES and path.suffix != ".py":
+                found.append(path)
+    return tuple(found)
 
 
 def hash_files(paths: list[Path]) -> str:
@@ -129,18 +163,13 @@ def source_digest(parts: tuple[str, ...]) -> str:
 
 
 @lru_cache(maxsize=None)
-def design_sources(cipher: str, arch: str) -> tuple[Path, ...]:
-    """The files that decide a design of ``cipher`` built by architecture ``arch``."""
+def design_sources(common: tuple[Path, ...], cipher: str, arch: str) -> tuple[Path, ...]:
+    """The files that decide a design of ``cipher`` built by architecture ``arch``: the
+    ``common`` code that writes and measures every such design, the cipher's folder, the
+    architecture's module, and what they import."""
     from .ciphers.registry import ciphers
 
     folder = ciphers()[cipher].folder
     assert folder is not None
-    seeds = [p for part in COMMON_SOURCES for p in _files(part)]
-    seeds += _files(str(folder)) + _files(f"arch/{arch}.py")
+    seeds = [*common, *_files(str(folder)), *_files(f"arch/{arch}.py")]
     return tuple(import_closure(seeds))
-
-
-@lru_cache(maxsize=None)
-def design_digest(cipher: str, arch: str) -> str:
-    """Hash of :func:`design_sources`: part of every cache key of such a design."""
-    return hash_files(list(design_sources(cipher, arch)))

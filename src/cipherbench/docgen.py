@@ -61,6 +61,8 @@ PACKAGES = {
                 "measured and derived figures (block: one block in, one block out)",
     "flows": "generic gates, ASIC (Liberty, STA, power), FPGA (nextpnr), layout (qflow)",
     "jobs": "one design on one target: its key, measurement, netlist check, provenance",
+    "kinds": "kinds of design, each written, digested, checked, verified and reproduced its own "
+             "way: generated (arch/ over ciphers/), described (a designer's core, external/)",
     "leakage": "side-channel leakage in simulation of a gate netlist: bit-parallel simulator "
                "(numpy, generated C), fixed-vs-random t-test, glitch-extended probing; the "
                "masked cores' assessment (`cipherbench leakage`)",
@@ -215,7 +217,7 @@ def family_facts(name: str) -> str:
     ports' signature class, testbench, reference model and the fields its manifests carry."""
     import typing
 
-    from .families import family
+    from .families.registry import family
 
     fam = family(name)
     signature = typing.get_type_hints(fam.signature)["return"]
@@ -232,7 +234,7 @@ def family_facts(name: str) -> str:
 def family_figures(name: str) -> str:
     """Every figure an interface family reports (region ``family-NAME-figures``): the measured
     ones its manifests carry, then the derived ones, each with its unit and definition."""
-    from .families import family
+    from .families.registry import family
 
     fam = family(name)
     rows = ["| figure | unit | how | definition |", "| --- | --- | --- | --- |"]
@@ -289,7 +291,7 @@ def all_regions() -> dict[str, Callable[[], str]]:
     from functools import partial
 
     from .ciphers.registry import BUILT_IN
-    from .families import FAMILIES
+    from .families.registry import FAMILIES
 
     found = dict(REGIONS)
     for name in FAMILIES:

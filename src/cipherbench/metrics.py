@@ -21,6 +21,7 @@ import math
 from typing import Any, Mapping
 
 from .errors import CipherbenchError
+from .families import Figure
 
 # The per-key-size figures derive() produces are the block family's (families/block.py, DERIVED),
 # which derives them from the formulas below.
@@ -134,17 +135,86 @@ def key_size_label(key_bits: Any) -> str:
 # --- per key size --------------------------------------------------------------------------
 
 
-def per_key_size(
-    block_bits: int,
-    cycles: Mapping[str, Any],
-    fmax: float | None,
-    figures: Mapping[str, Any],
-    label: str,
-) -> dict[str, float | None]:
-    """The block family's derived figures for one key size (families/block.py, per_key_size)."""
-    from .families.block import per_key_size as block_per_key_size
+# The figures derived per key size (metrics), in the order reports list them. A figure that
+# cannot be derived (no clock, no decryption, no LUTs on an ASIC) is null, never assumed.
+DERIVED: tuple[Figure, ...] = (
+    Figure("throughput_mbps", "Mbps",
+           "block bits x clock / `initiation_interval`: non-feedback modes"),
+    Figure("throughput_feedback_mbps", "Mbps",
+           "block bits x clock / `cycles_per_chained_block`: feedback modes"),
+    Figure("bits_per_cycle", "bits/cycle", "block bits / `initiation_interval`"),
+    Figure("time_to_encrypt_ns", "ns", "`latency` / clock"),
+    Figure("time_to_decrypt_ns", "ns", "`latency_decrypt` / clock"),
+    Figure("key_setup_encrypt_ns", "ns", "`key_setup_encrypt` / clock"),
+    Figure("key_setup_decrypt_ns", "ns", "`key_setup_decrypt` / clock"),
+    Figure("algorithm_setup_ns", "ns", "`algorithm_setup` / clock"),
+    Figure("kbps_per_ge", "Kbps/GE", "`throughput_mbps` / gate equivalents (ASIC)"),
+    Figure("mbps_per_lut", "Mbps/LUT", "`throughput_mbps` / LUTs (FPGA)"),
+    Figure("energy_per_bit_pj", "pJ/bit",
+           "power / throughput, both at the clock the power was simulated at"),
+)
 
-    return block_per_key_size(block_bits, cycles, fmax, figures, label)
+
+def _times(cycles: Mapping[str, Any], fmax: float | None, label: str) -> dict[str, float | None]:
+    """Cycle counts -> ns. Missing counts or a missing clock give None."""
+    pairs = {
+        "time_to_encrypt_ns": "latency",
+        "time_to_decrypt_ns": "latency_decrypt",
+        "key_setup_encrypt_ns": "key_setup_encrypt",
+        "key_setup_decrypt_ns": "key_setup_decrypt",
+        "algorithm_setup_ns": "algorithm_setup",
+    }
+    out: dict[str, float | None] = {}
+    for figure, count_name in pairs.items():
+        count = checked_number(cycles.get(count_name), f"{count_name} (key {label})",
+                                        positive=False)
+        out[figure] = (cycles_to_ns(count, fmax)
+                       if count is not None and fmax is not None else None)
+    return out
+
+
+def per_key_size(block_bits: int, cycles: Mapping[str, Any], fmax: float | None,
+                 figures: Mapping[str, Any], label: str) -> dict[str, float | None]:
+    """Every DERIVED figure for one key size: ``cycles`` its counts, ``fmax`` the clock in MHz,
+    ``figures`` the flow's (area, gate equivalents, LUTs, power); ``label`` names the key size in
+    errors."""
+    ii = checked_number(cycles.get("initiation_interval"),
+                                 f"initiation_interval (key {label})", positive=True)
+    chained = checked_number(cycles.get("cycles_per_chained_block"),
+                                      f"cycles_per_chained_block (key {label})", positive=True)
+    out: dict[str, float | None] = dict.fromkeys(f.name for f in DERIVED)
+    if ii is not None:
+        out["bits_per_cycle"] = block_bits / ii
+    if fmax is not None:
+        out["throughput_mbps"] = (throughput_mbps(block_bits, fmax, ii)
+                                  if ii is not None else None)
+        if chained is not None:
+            out["throughput_feedback_mbps"] = throughput_mbps(block_bits, fmax, chained)
+    out.update(_times(cycles, fmax, label))
+    rate = out["throughput_mbps"]
+    if rate is not None:
+        ge = gate_equivalents_of(figures)
+        luts = checked_number(figures.get("luts"), "luts", positive=True)
+        out["kbps_per_ge"] = kbps_per_ge(rate, ge) if ge is not None else None
+        out["mbps_per_lut"] = mbps_per_lut(rate, luts) if luts is not None else None
+    power = checked_number(figures.get("power_mw"), "power_mw", positive=False)
+    # Power is only meaningful at the clock it was simulated at; default to fmax.
+    power_clock = checked_number(figures.get("power_clock_mhz"), "power_clock_mhz",
+                                          positive=True) or fmax
+    if power is not None and power_clock is not None and ii is not None:
+        out["energy_per_bit_pj"] = energy_per_bit_pj(power, block_bits, power_clock, ii)
+    return out
+
+
+def by_key_size(block_bits: int, measured: Mapping[Any, Mapping[str, Any]], clock_mhz: float | None,
+                flow_figures: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+    """Every DERIVED figure per key size, keyed by its decimal string in ascending order;
+    ``measured``: counts by key size (ints or decimal strings, as JSON gives them back)."""
+    by_key: dict[str, dict[str, float | None]] = {}
+    for bits in sorted(measured, key=lambda k: int(key_size_label(k))):
+        label = key_size_label(bits)
+        by_key[label] = per_key_size(block_bits, measured[bits], clock_mhz, flow_figures, label)
+    return by_key
 
 
 # --- the whole record ----------------------------------------------------------------------
@@ -184,9 +254,5 @@ def derive(record: Mapping[str, Any]) -> dict[str, Any]:
     for name in AREA_FIGURES:
         out[name] = checked_number(figures.get(name), name, positive=True)
     out["gate_equivalents"] = gate_equivalents_of(figures)
-    # The family imports this module's formulas, so it is imported here, not at the top.
-    from .families.block import BLOCK
-
-    out["by_key_size"] = BLOCK.metrics({"block_bits": block_bits}, record.get("cycles") or {},
-                                       fmax, figures)
+    out["by_key_size"] = by_key_size(block_bits, record.get("cycles") or {}, fmax, figures)
     return out

@@ -75,19 +75,11 @@ def reproduce(store: Store, result_id: int,
 
 
 def _design(prov: dict[str, Any]) -> Any:
-    """The stored design: a spec, or a designer's core read again from its description, which
-    must still hash as it did (its files unchanged)."""
-    from .external.spec import external_spec
-    from .spec import parse
+    """The stored design, as its kind makes it again from the provenance (a designer's core
+    read again from its description, which must still hash as it did)."""
+    from .kinds.registry import kind_of_name
 
-    external = prov.get("external")
-    if not external:
-        return parse(prov["design"])
-    spec = external_spec(external["description"])
-    if spec.canonical() != prov["design"]:
-        raise CipherbenchError(f"{external['description']} or its HDL files changed since "
-                               f"result was stored ({prov['design']}); restore them to reproduce it")
-    return spec
+    return kind_of_name(prov["design"]).from_provenance(prov)
 
 
 def _check_liberty(prov: dict[str, Any], comparison: Comparison) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import product
+from typing import ClassVar
 
 from .arch.registry import ARCHITECTURES, COMMON_PARAMS, ArchInfo, offered
 from .ciphers.registry import CipherInfo, Param, ciphers
@@ -26,6 +27,9 @@ _SPEC_RE = re.compile(r"^(?P<cipher>[a-z0-9]+?)(?:-(?P<bits>[0-9]+))?/(?P<arch>[
 
 @dataclass(frozen=True)
 class DesignSpec:
+    # The kind of design (kinds/): what writes, verifies and reproduces it.
+    kind: ClassVar[str] = "generated"
+
     cipher: str
     key_sizes: tuple[int, ...]
     single_key_size: bool
@@ -52,9 +56,27 @@ class DesignSpec:
         return f"{head}/{self.arch}{tail}"
 
     @property
+    def argument(self) -> str:
+        """What names this design on the command line (``cipherbench verify ARGUMENT``)."""
+        return str(self)
+
+    @property
+    def decrypt_flags(self) -> list[bool]:
+        """The directions the core implements, as the testbench's decrypt flag."""
+        ops = self.param_dict.get("ops", "both")
+        return {"encrypt": [False], "decrypt": [True]}.get(ops, [False, True])
+
+    @property
     def slug(self) -> str:
         """A file-name-safe form."""
         return re.sub(r"[^a-z0-9]+", "_", str(self).lower()).strip("_")
+
+
+def arch_of_name(design: str) -> str | None:
+    """The architecture a design name (``aes-128/iterative:ops=encrypt``) names; None if the name
+    is not of the spec grammar."""
+    match = _SPEC_RE.match(design)
+    return match["arch"] if match else None
 
 
 def cipher_info(name: str) -> CipherInfo:

@@ -19,29 +19,12 @@ from functools import lru_cache
 
 from amaranth.hdl import Elaboratable, Module, Mux, Signal
 
+from .aes_affine import (AFFINE_CONST, AFFINE_ROWS, INV_AFFINE_CONST, INV_AFFINE_ROWS, affine,
+                         inv_affine)
+from .aes_sbox_composite import CompositeSbox
 from .gf256 import gf_inverse_table, linear_map
 
 SBOX_KINDS = ("table", "gf-inv", "composite")
-
-# The AES affine map: b_i ^ b_{i+4} ^ b_{i+5} ^ b_{i+6} ^ b_{i+7} ^ c_i, c = 0x63 (FIPS-197 eq. 5.1).
-_AFFINE_CONST = 0x63
-_AFFINE_ROWS = [sum(1 << ((i + k) % 8) for k in (0, 4, 5, 6, 7)) for i in range(8)]
-# Its inverse: b_i = b'_{i+2} ^ b'_{i+5} ^ b'_{i+7} ^ d_i, d = 0x05.
-_INV_AFFINE_CONST = 0x05
-_INV_AFFINE_ROWS = [sum(1 << ((i + k) % 8) for k in (2, 5, 7)) for i in range(8)]
-
-
-def _apply_rows(x: int, rows: list[int]) -> int:
-    return sum((bin(x & row).count("1") & 1) << i for i, row in enumerate(rows))
-
-
-def affine(x: int) -> int:
-    return _apply_rows(x, _AFFINE_ROWS) ^ _AFFINE_CONST
-
-
-def inv_affine(x: int) -> int:
-    return _apply_rows(x, _INV_AFFINE_ROWS) ^ _INV_AFFINE_CONST
-
 
 @lru_cache(maxsize=None)
 def sbox_table() -> tuple[int, ...]:
@@ -86,9 +69,6 @@ class AesSbox(Elaboratable):
         return m
 
     def _elaborate_composite(self, m: Module) -> None:
-        # Imported here: aes_sbox_composite imports the affine maps from this module.
-        from .aes_sbox_composite import CompositeSbox
-
         m.submodules.composite = sbox = CompositeSbox(self.directions)
         m.d.comb += [sbox.i.eq(self.i), sbox.decrypt.eq(self.decrypt), self.o.eq(sbox.o)]
 
@@ -106,8 +86,8 @@ class AesSbox(Elaboratable):
 
     def _elaborate_shared_inverse(self, m: Module) -> None:
         pre, inverse = Signal(8), Signal(8)
-        before = linear_map(self.i, _INV_AFFINE_ROWS) ^ _INV_AFFINE_CONST
-        after = linear_map(inverse, _AFFINE_ROWS) ^ _AFFINE_CONST
+        before = linear_map(self.i, INV_AFFINE_ROWS) ^ INV_AFFINE_CONST
+        after = linear_map(inverse, AFFINE_ROWS) ^ AFFINE_CONST
         if self.directions == "encrypt":
             m.d.comb += pre.eq(self.i)
         elif self.directions == "decrypt":

@@ -51,7 +51,7 @@ from typing import NamedTuple
 
 from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 
-from .aes_sbox import affine, inv_affine
+from .aes_affine import affine, inv_affine
 from .gf256 import AES_POLY, gf_inverse_table, gf_mul
 
 DIRECTIONS = ("encrypt", "decrypt", "both")

@@ -10,7 +10,7 @@ from typing import Sequence
 from ..errors import CipherbenchError
 from ..spec import DesignSpec, parse
 from ..store import Result
-from .spec import ExternalSpec, is_external_name
+from .spec import ExternalSpec
 
 
 def reference_design(spec: ExternalSpec) -> DesignSpec | None:
@@ -25,9 +25,10 @@ def reference_design(spec: ExternalSpec) -> DesignSpec | None:
 
 
 def has_generated(results: Sequence[Result], cipher: str) -> bool:
+    from ..kinds.registry import kind_of_name
     from ..report.names import design_cipher
 
-    return any(r.ok and not is_external_name(r.design) and design_cipher(r.design) == cipher
+    return any(r.ok and kind_of_name(r.design).reference and design_cipher(r.design) == cipher
                for r in results)
 
 

@@ -3,13 +3,13 @@ cache, verification, every flow, the store), named ``CIPHER[-BITS]/external:NAME
 
 Its canonical form, which cache keys hash, carries the digest of the description and of every
 HDL file, so an edited core is a new design with new results; its short form is the name the
-report shows. The architecture ``external`` marks it as the designer's own everywhere."""
+report shows. Its kind (kinds/described.py) is what the rest of cipherbench asks of it."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from ..errors import CipherbenchError
 from ..spec import DesignSpec
@@ -21,6 +21,8 @@ DESCRIPTION_SUFFIX = ".toml"
 
 @dataclass(frozen=True)
 class ExternalSpec(DesignSpec):
+    kind: ClassVar[str] = "described"  # kinds/described.py
+
     core: str = ""          # the description's name
     description: str = ""   # the description file's absolute path
     digest: str = ""        # of the description and its HDL files
@@ -31,6 +33,10 @@ class ExternalSpec(DesignSpec):
         tail = f",ops={ops}" if all_params or ops != "both" else ""
         stamp = f"@{self.digest[:16]}" if all_params else ""
         return f"{head}/{ARCH}:{self.core}{tail}{stamp}"
+
+    @property
+    def argument(self) -> str:
+        return self.description
 
     def load(self) -> CoreDescription:
         """The description again, checked to be the one this spec was made from."""
@@ -46,23 +52,3 @@ def external_spec(path: str | Path) -> ExternalSpec:
     d = load_description(path)
     return ExternalSpec(d.cipher, d.key_sizes, len(d.key_sizes) == 1, ARCH, (("ops", d.ops),),
                         core=d.name, description=str(d.path), digest=d.digest)
-
-
-def is_description(text: str) -> bool:
-    """A design argument that names a core description rather than a design spec."""
-    return text.strip().lower().endswith(DESCRIPTION_SUFFIX)
-
-
-def design_of(text: str) -> DesignSpec:
-    """A design spec (``aes-128/iterative``) or a core description's path (``core.toml``)."""
-    from ..spec import parse
-
-    return external_spec(text) if is_description(text) else parse(text)
-
-
-_EXTERNAL_RE = re.compile(r"^[a-z0-9]+(?:-[0-9]+)?/external:")
-
-
-def is_external_name(design: str) -> bool:
-    """A stored design name of a described core (``aes-128/external:NAME``)."""
-    return bool(_EXTERNAL_RE.match(design))

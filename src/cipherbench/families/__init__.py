@@ -10,8 +10,12 @@ that generates, verifies, measures and reports a design asks the family instead 
 per block and key size; ``CipherModel.encrypt(key, block)``. Every cipher core is a block design.
 A ``message`` family (AEAD engines behind the NIST LWC hardware API: pdi/sdi/do streams, measured
 per message) is meant to sit beside it as one more module here and one more entry in
-``FAMILIES``, without touching the block family's users, the way Amaranth's ``lib.fifo`` offers
+``registry.FAMILIES``, without touching the block family's users, the way Amaranth's ``lib.fifo`` offers
 its FIFOs as ``lib.stream`` streams beside their old ports instead of rewriting them.
+
+This module declares the protocol and ``Figure`` only, so that the machinery a family runs
+(verify/sim.py, verify/measure.py, metrics.py) may declare its figures with ``Figure`` while the
+family (families/block.py) imports that machinery: the family is the top of its own graph.
 """
 
 from __future__ import annotations
@@ -20,11 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, runtime_checkable
 
-from amaranth.lib.wiring import Signature
-
-from ..errors import CipherbenchError
 
 if TYPE_CHECKING:
+    from amaranth.lib.wiring import Signature
+
     from ..spec import DesignSpec
 
 
@@ -109,22 +112,3 @@ class InterfaceFamily(Protocol):
         or metrics.derive's record); ``measured``, as ``measured`` returns it; the clock and the
         flow's figures (area, gate equivalents, LUTs, power)."""
         ...
-
-
-def _families() -> dict[str, InterfaceFamily]:
-    from .block import BLOCK
-
-    return {BLOCK.name: BLOCK}
-
-
-FAMILIES: dict[str, InterfaceFamily] = _families()
-
-
-def family(name: str) -> InterfaceFamily:
-    """The family called ``name``; an unknown one is refused in one line naming the valid ones."""
-    try:
-        return FAMILIES[name]
-    except KeyError:
-        valid = ", ".join(sorted(FAMILIES))
-        raise CipherbenchError(f"unknown interface family {name!r}: the families are "
-                               f"{valid}") from None

@@ -22,7 +22,7 @@ import os
 import threading
 from pathlib import Path
 
-from ..cache import cache_root
+from ..cachedir import cache_root
 from ..rtl import run_yosys_script
 from ..tools import yosys_version
 from .base import YOSYS_DROP_MARKERS, Design, yosys_id, yosys_read_script

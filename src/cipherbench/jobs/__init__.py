@@ -19,7 +19,7 @@ from typing import Any, Callable
 from ..errors import CipherbenchError
 from ..spec import DesignSpec
 from ..targets import Target
-from .netlist_check import check_netlist
+from .measure import StageClock, measure
 from .provenance import inputs_digest, provenance_of
 
 __all__ = ["EXPECTED_FAILURE_PREFIX", "Job", "JobKey", "RunSummary", "StageClock", "is_expected",
@@ -116,68 +116,3 @@ def run_job(job: Job, store: Any, force: bool, summary: RunSummary,
 
 def is_expected(reason: str | None) -> bool:
     return bool(reason) and str(reason).startswith(EXPECTED_FAILURE_PREFIX)
-
-
-def measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id: str,
-             inputs: str, say: Callable[[str], None] | None) -> Any:
-    import json
-    import tempfile
-
-    from ..cache import cache_root, ensure_design
-    from ..metrics import derive
-    from ..store import Result
-
-    from ..verify.record import ensure_verified
-
-    started = time.monotonic()
-    stages = StageClock()
-    with stages("design"):
-        folder = ensure_design(job.design, progress=say)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    # Nothing is measured that has not passed verification (verify/record.py).
-    with stages("verification"):
-        manifest["verification"] = ensure_verified(job.design, folder, progress=say)
-    work_root = cache_root() / "runs"
-    work_root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f"{job.design.slug}-", dir=work_root) as work:
-        with stages("flow"):
-            flow_result = flow.run(folder, Path(work), settings)
-        with stages("netlist_check"):
-            netlist_check = check_netlist(job, folder, flow_result, Path(work), say)
-        if "power_netlist" in flow_result.artifacts:
-            from ..power import measure_power
-
-            with stages("power"):
-                flow_result.measurements.update(
-                    measure_power(job.design, folder, flow_result, Path(work), say))
-    cycles = manifest["cycles_by_key_size"]
-    metrics = derive({"block_bits": manifest["block_bits"], "cycles": cycles,
-                      "measurements": flow_result.measurements,
-                      "io_count": manifest["io_count"]})
-    provenance = provenance_of(job, flow_result.tools, inputs, key, manifest, netlist_check)
-    # Wall time of the whole job (design, verification, flow, netlist simulation, power) on the
-    # machine that ran it: what a study's time is estimated from, never a figure of the design.
-    provenance["job_seconds"] = round(time.monotonic() - started, 1)
-    # The same time by stage, so that a slow kind of job says where its time goes before anyone
-    # tries to speed it up (design and verification are near zero once cached).
-    provenance["stage_seconds"] = stages.seconds
-    return Result(
-        cache_key=key, design=str(job.design), target=target_id,
-        settings=flow_result.settings, status="ok", measurements=flow_result.measurements,
-        cycles=cycles, metrics=metrics, provenance=provenance,
-    )
-
-
-class StageClock:
-    """Wall time of a job's stages, each used as ``with clock("name"):``."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-
-    @contextmanager
-    def __call__(self, stage: str) -> Iterator[None]:
-        started = time.monotonic()
-        try:
-            yield
-        finally:
-            self.seconds[stage] = round(time.monotonic() - started, 1)

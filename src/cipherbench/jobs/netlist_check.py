@@ -34,7 +34,7 @@ def check_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
         return None
     if not _provable(flow_result.artifacts):
         return _simulate_netlist(job, folder, flow_result, work, None, say)
-    proof, record_file = _prove_netlist(job, flow_result, work, say)
+    proof, record_file = _prove_netlist(job, folder, flow_result, work, say)
     if not proof.equal:
         return _simulate_netlist(job, folder, flow_result, work, proof, say)
     # One simulation per prefix: a job whose proof succeeds while another job of the design
@@ -88,20 +88,22 @@ def _provable(artifacts: dict[str, str]) -> bool:
     return "equivalence_reference" in artifacts and "power_netlist" not in artifacts
 
 
-def _prove_netlist(job: Job, flow_result: Any, work: Path,
+def _prove_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
                    say: Callable[[str], None] | None) -> tuple[NetlistProof, Path]:
     """The proof that the flow's mapped netlist equals the design's netlist before mapping, and
     where the record of that netlist's simulation is kept."""
-    from ..generate import top_name
+    import json
+
     from ..verify.netlist_proof import prove_equal, record_path
 
+    top = json.loads((folder / "manifest.json").read_text())["top"]
     artifacts = flow_result.artifacts
     reference = Path(artifacts["equivalence_reference"])
     if say:
         say(f"proving the {flow_result.target} netlist of {job.design} equal to its prefix")
     optional = {name: Path(artifacts[f"equivalence_{name}"]) for name in ("cells", "register_map")
                 if f"equivalence_{name}" in artifacts}
-    proof = prove_equal(reference, Path(artifacts["equivalence_netlist"]), top_name(job.design),
+    proof = prove_equal(reference, Path(artifacts["equivalence_netlist"]), top,
                         work, **optional)
     return proof, record_path(reference, str(job.design), _simulation_inputs(job))
 
@@ -110,9 +112,11 @@ def _simulation_inputs(job: Job) -> str:
     """Everything that decides a netlist simulation's verdict besides the netlist: the design's
     generator, the vectors and testbench (measurement sources), the tools. Not the target: a
     generic and an ASIC netlist proven equal to one prefix share one simulation."""
-    from ..generate import generator_digest, measurement_digest
+    from ..generate import generator_digest
     from ..tools import yosys_version
     from ..verify.sim import simulator_version
+
+    from .provenance import measurement_digest
 
     parts = [generator_digest(job.design), measurement_digest(), __version__, yosys_version(),
              simulator_version()]

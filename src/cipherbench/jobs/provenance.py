@@ -6,19 +6,28 @@ from __future__ import annotations
 import hashlib
 import subprocess
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..digest import PACKAGE, hash_files, import_closure, module_files
 
 if TYPE_CHECKING:
     from ..targets import Target
     from . import Job
 
 
+@lru_cache(maxsize=None)
+def measurement_digest() -> str:
+    """Hash of the code that turns a design into figures: what the job's measurement (measure.py)
+    imports, and the flows, which it reaches through the job's target."""
+    return hash_files(import_closure(module_files(f"{PACKAGE}.jobs.measure", f"{PACKAGE}.flows")))
+
+
 def inputs_digest(job: Job) -> str:
     """Everything besides design/target/settings that decides the figures."""
-    from ..generate import generator_digest, measurement_digest
+    from ..generate import generator_digest
 
     parts = [generator_digest(job.design), measurement_digest(), __version__,
              *_tool_versions(job.target)]
@@ -57,6 +66,7 @@ def provenance_of(job: Job, tools: dict[str, str], inputs: str, key: str,
                 manifest: dict[str, Any] | None = None,
                 netlist_check: dict[str, Any] | None = None) -> dict[str, Any]:
     from ..generate import generator_digest
+    from ..kinds.registry import kind_of
 
     prov: dict[str, Any] = {
         "design": job.design.canonical(),
@@ -76,8 +86,7 @@ def provenance_of(job: Job, tools: dict[str, str], inputs: str, key: str,
         prov["liberty"] = {"path": liberty, "sha256": _file_sha256(Path(liberty))}
     if manifest:
         prov["verification"] = manifest.get("verification")
-        if manifest.get("external"):  # a designer's core: its description and files, hashed
-            prov["external"] = manifest["external"]
+        prov.update(kind_of(job.design).provenance(manifest))
     if netlist_check:
         prov["netlist_check"] = netlist_check
     return prov

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..cache import cache_root
+from ..cachedir import cache_root
 from .common import SourceUnavailable
 
 HEADER_DIRS = (Path("/usr/include/crypto++"), Path("/usr/include/cryptopp"))

@@ -10,8 +10,9 @@ from typing import Any
 
 from ..errors import CipherbenchError
 from ..tomlfile import read_toml
-from ..external.spec import design_of, external_spec
+from ..external.spec import external_spec
 from ..flows.asic.study_options import AsicPlan, study_plan
+from ..kinds.registry import design_of, kind_of
 from ..spec import DesignSpec, parse
 from ..targets import DEFAULT_TARGETS, TARGET_NAMES
 
@@ -124,19 +125,9 @@ def load_study(path: Path) -> Study:
 
 
 def buildable(spec: DesignSpec, where: str) -> DesignSpec:
-    """The design, once its generator has accepted its parameters: a width or a combination the
-    cipher's hardware does not offer is refused when the study is read, not hours into the run
-    as a failed row. A designer's own core has no generator to ask."""
-    from ..generate import build_core, is_external
-
-    if is_external(spec):
-        return spec
-    try:
-        build_core(spec)
-    except CipherbenchError as exc:
-        raise CipherbenchError(f"{where}: design {str(spec)!r} cannot be built: {exc}; remove "
-                               "it or change its parameters") from exc
-    return spec
+    """The design, once its kind has accepted it: a width or a combination the cipher's hardware
+    does not offer is refused when the study is read, not hours into the run as a failed row."""
+    return kind_of(spec).buildable(spec, where)
 
 
 def _flow_variants(data: dict[str, Any],

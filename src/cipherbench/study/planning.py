@@ -63,7 +63,7 @@ def _variant_designs(variant: dict[str, Any], designs: tuple[DesignSpec, ...],
     study writes it, short or canonical), or every design. A name the study lacks is an error,
     unless the designs were given ``on_command_line`` (then the variant runs for those of them
     given)."""
-    from ..external.spec import design_of
+    from ..kinds.registry import design_of
 
     wanted = variant.get(VARIANT_DESIGNS)
     if wanted is None:

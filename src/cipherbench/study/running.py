@@ -20,7 +20,7 @@ def run_study(study: Study, open_store: Callable[[], Any], *, force: bool = Fals
     started = time.monotonic()
     summary = RunSummary()
     jobs = plan_jobs(study, summary)
-    verify_external_cores(study, say)
+    verify_before_run(study, say)
     # Opened here even when workers write: it creates and migrates the database once, before
     # any worker connects.
     store = open_store()
@@ -47,13 +47,14 @@ def run_study(study: Study, open_store: Callable[[], Any], *, force: bool = Fals
     return summary
 
 
-def verify_external_cores(study: Study, say: Callable[[str], None] | None) -> None:
-    """A designer's core is verified before the store is opened: one that fails stops the run
-    with its first failing case, and nothing of it is stored (docs/your-core.md)."""
+def verify_before_run(study: Study, say: Callable[[str], None] | None) -> None:
+    """The designs whose kind is verified before the store is opened (a designer's core): one
+    that fails stops the run with its first failing case, and nothing of it is stored
+    (docs/your-core.md)."""
     from ..cache import ensure_design
-    from ..generate import is_external
+    from ..kinds.registry import kind_of
     from ..verify.record import ensure_verified
 
     for design in study.designs:
-        if is_external(design):
+        if kind_of(design).verified_before_run:
             ensure_verified(design, ensure_design(design, progress=say), progress=say)

@@ -129,7 +129,7 @@ def verify_design(spec: DesignSpec, design_dir: Path, *, random_blocks: int = 10
             add(outcome)
     if key_change_blocks:
         model = info.model()
-        for decrypt in _directions(spec):
+        for decrypt in spec.decrypt_flags:
             run = check_key_agility(sim, model, spec.key_sizes, n=key_change_blocks, seed=seed,
                                     decrypt=decrypt)
             add(SetOutcome(
@@ -158,7 +158,7 @@ def check_monte_carlo(sim: Simulator, spec: DesignSpec, outer: int,
         notes.append(f"{MCT_SET}: none for {spec.cipher}")
         return []
     try:
-        runs = cipher_mct(spec.cipher, hardware_chain(sim), spec.key_sizes, _directions(spec),
+        runs = cipher_mct(spec.cipher, hardware_chain(sim), spec.key_sizes, spec.decrypt_flags,
                           outer)
     except CipherbenchError as why:
         notes.append(f"{MCT_SET}: not checked ({why})")
@@ -182,7 +182,7 @@ def check_against_oracle(sim: Simulator, spec: DesignSpec, blocks: int, seed: in
         return []
     block_bytes = ciphers()[spec.cipher].block_bits // 8
     rows = random_rows(spec.key_sizes, block_bytes, blocks, f"{seed}-oracle", 5,
-                       _directions(spec))
+                       spec.decrypt_flags)
     cases = [(key, data, want, decrypt)
              for (key, data, decrypt), want in zip(rows, oracle.answer(rows), strict=True)]
     result = check_cases(sim, cases)
@@ -210,7 +210,7 @@ def check_constant_time(sim: Simulator, model: CipherModel, spec: DesignSpec, ke
     plan: list[tuple[str, int, int, int]] = []
     expected: dict[int, bytes] = {}
     for bits in spec.key_sizes:
-        for decrypt in _directions(spec):
+        for decrypt in spec.decrypt_flags:
             label = f"{bits}-bit {'decrypt' if decrypt else 'encrypt'}"
             for _ in range(keys):
                 key = rng.randbytes(bits // 8)
@@ -260,9 +260,3 @@ def check_constant_time(sim: Simulator, model: CipherModel, spec: DesignSpec, ke
     latency = f"{low}" if low == high else f"{low}..{high}"
     return SetOutcome(f"constant time: {passed + failed} blocks, latency {latency} cycles",
                       passed, failed, failures)
-
-
-def _directions(spec: DesignSpec) -> list[bool]:
-    """The directions (decrypt flags) a core implements."""
-    ops = spec.param_dict.get("ops", "both")
-    return {"encrypt": [False], "decrypt": [True]}.get(ops, [False, True])

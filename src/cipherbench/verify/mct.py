@@ -296,7 +296,6 @@ def design_mct(spec: object, design_dir: Path, outer: int | None = None,
     """The Monte Carlo test of a generated core (``spec`` a DesignSpec) in Verilator, every key
     size and direction it implements: one simulation (KeyOp, ChainOp) per outer iteration."""
     from ..spec import DesignSpec
-    from .designs import _directions
     from .sim import Simulator
 
     assert isinstance(spec, DesignSpec)
@@ -305,5 +304,5 @@ def design_mct(spec: object, design_dir: Path, outer: int | None = None,
                                f"{', '.join(mct_ciphers())}")
     sim = Simulator(design_dir)
     sim.build()
-    return cipher_mct(spec.cipher, hardware_chain(sim), spec.key_sizes, _directions(spec),
+    return cipher_mct(spec.cipher, hardware_chain(sim), spec.key_sizes, spec.decrypt_flags,
                       outer, on_outcome=on_outcome)

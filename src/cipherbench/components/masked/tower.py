@@ -53,7 +53,7 @@ from typing import NamedTuple
 
 from amaranth.hdl import Module, Signal
 
-from ..aes_sbox import affine
+from ..aes_affine import affine
 from ..aes_sbox_composite import BASIS, gf4_mul, gf4_sq, gf16_sq_scale, matrix_of
 from .dom import gf4_product, gf16_product
 from .pipeline import MaskedBuilder, MaskedGadget, Shared, concat
