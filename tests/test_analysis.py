@@ -44,5 +44,6 @@ def test_tables_pair_designs_on_the_same_target() -> None:
     ]
     sharing = sharing_table(rows)
     assert len(sharing.rows) == 1
-    assert sharing.rows[0][1] == target and sharing.rows[0][-1] == "25.00"
+    (row,) = sharing.records()
+    assert row["Target"] == target and row["Extra (%)"] == "25.00"
     assert formula_table(rows).rows == []  # no unrolled or pipelined design measured

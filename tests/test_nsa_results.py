@@ -64,7 +64,7 @@ def test_the_nsa_tables_cover_the_five_finalists(rows: list[Result]) -> None:
 
 def _verdicts(rows: list[Result]) -> dict[tuple[str, str], str]:
     table = nsa_findings.findings_table(rows, LIBRARY)
-    return {(row[0], row[2]): row[3] for row in table.rows}
+    return {(row["Finding (NSA)"], row["Cores"]): row["Ours"] for row in table.records()}
 
 
 def test_the_seeds_findings_as_measured(rows: list[Result]) -> None:

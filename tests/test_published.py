@@ -21,6 +21,7 @@ from cipherbench.report.gaj import published as gaj
 from cipherbench.report.nsa import published as nsa
 from cipherbench.report.papaefstathiou import published as papa
 from cipherbench.report.sugawara import published as sugawara
+from cipherbench.report.tables import Table
 from cipherbench.store import Result, cache_key
 from cipherbench.report.nsa import parameters as nsa_parameters
 
@@ -440,16 +441,26 @@ def _cycles(rounds: int) -> dict[str, int]:
             "key_setup_decrypt": rounds, "algorithm_setup": 0}
 
 
+def _by_parameter(table: Table) -> dict[tuple[str, str], dict[str, str]]:
+    """(parameter, key size) -> its row, read by header."""
+    return {(r["Parameter"], r["Key size"]): r for r in table.records()}
+
+
+def _cells(row: dict[str, str], headers: tuple[str, ...]) -> list[str]:
+    return [row[h] for h in headers]
+
+
 def test_serpent_iterative_result_gets_nsa_columns() -> None:
     result = _result("serpent/iterative", {k: _cycles(32) for k in ("128", "192", "256")})
     table = nsa_parameters.parameter_table("serpent/iterative", [result])
     assert table.headers[-2:] == ["NSA Table 8 3-in-1 iterative min",
                                   "NSA Table 8 3-in-1 iterative max"]
     assert ("published (NSA, 0.5 um)", 2) in table.groups
-    rows = {(r[0], r[1]): r for r in table.rows}
-    assert rows["Area (um2)", "-"][-2:] == ["13,779,834", "23,274,086"]
-    assert rows["Throughput, non-feedback (Mbps)", "256"][-2:] == ["102.00", "202.30"]
-    assert rows["Key setup time decrypt (ns)", "128"][-2:] == ["672.18", "1,333.14"]
+    rows = _by_parameter(table)
+    nsa = ("NSA Table 8 3-in-1 iterative min", "NSA Table 8 3-in-1 iterative max")
+    assert _cells(rows["Area (um2)", "-"], nsa) == ["13,779,834", "23,274,086"]
+    assert _cells(rows["Throughput, non-feedback (Mbps)", "256"], nsa) == ["102.00", "202.30"]
+    assert _cells(rows["Key setup time decrypt (ns)", "128"], nsa) == ["672.18", "1,333.14"]
     assert any("Table 8 (section 5.4.2)" in note for note in table.notes)
 
 
@@ -463,9 +474,10 @@ def test_128_bit_serpent_and_pipelined_twofish_columns() -> None:
                                       {k: _cycles(16) for k in ("128", "192", "256")})])
     assert twofish.headers[-2:] == ["NSA Table 9 3-in-1 pipelined min",
                                     "NSA Table 9 3-in-1 pipelined max"]
-    rows = {(r[0], r[1]): r for r in twofish.rows}
-    assert rows["Key setup time decrypt (ns)", "192"][-2:] == ["0/65.63*", "0/127.42*"]
-    assert rows["Throughput, non-feedback (Mbps)", "192"][-2:] == ["1,164", "1,957"]
+    rows = _by_parameter(twofish)
+    nsa = ("NSA Table 9 3-in-1 pipelined min", "NSA Table 9 3-in-1 pipelined max")
+    assert _cells(rows["Key setup time decrypt (ns)", "192"], nsa) == ["0/65.63*", "0/127.42*"]
+    assert _cells(rows["Throughput, non-feedback (Mbps)", "192"], nsa) == ["1,164", "1,957"]
     assert any("key agility" in note for note in twofish.notes)
     mars = nsa_parameters.parameter_table("mars-128/iterative",
                                   [_result("mars-128/iterative", {"128": _cycles(32)})])

@@ -347,8 +347,7 @@ def _default_study() -> list[Result]:
 
 
 def _cells(table: tables.Table, design: str, target: str) -> dict[str, str]:
-    found = [dict(zip(table.headers, row)) for row in table.rows
-             if row[0] == design and row[2] == target]
+    found = [row for row in table.records() if row["Design"] == design and row["Target"] == target]
     assert len(found) == 1, (design, target, table.rows)
     return found[0]
 
@@ -382,7 +381,7 @@ def test_headline_table_best_figures_per_target_in_its_unit() -> None:
     assert three["Efficiency"] == "89.60 Kbps/GE (128-bit key)"
     assert _cells(table, "aes/pipelined", f"ASIC {OSU}")["Throughput"] == "102,400 Mbps"
     # rows: per design, generic, then each library, then each device (by name)
-    assert [row[2] for row in table.rows if row[0] == "aes-128/iterative"] == [
+    assert [row["Target"] for row in table.rows_where("Design", "aes-128/iterative")] == [
         "generic gates", "ASIC NangateOpenCellLibrary", f"ASIC {OSU}", "FPGA ecp5 25k",
         "FPGA ice40 up5k"]
 
@@ -442,7 +441,7 @@ def test_speed_grades_grouped_under_their_library_fastest_first() -> None:
     assert [t.title.split(" (")[0] for t in found] == ["ASIC: NangateOpenCellLibrary",
                                                        f"ASIC: {OSU}"]
     osu = found[1]
-    settings = [(r[0], r[1]) for r in osu.rows]
+    settings = [(r["Design"], r["Settings"]) for r in osu.records()]
     assert settings == [
         (design, "speed-oriented"),
         (design, "delay target 4,000 ps (25 % toward the area end)"),

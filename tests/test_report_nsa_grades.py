@@ -78,12 +78,11 @@ def _results() -> list[Result]:
     return rows
 
 
-def _cells(table: tables.Table, row: list[str]) -> dict[str, str]:
-    return dict(zip(table.headers, row))
+ALGORITHM = "Algorithm (NSA row)"
 
 
 def _row(table: tables.Table, name: str, design: str = "-") -> dict[str, str]:
-    found = [_cells(table, r) for r in table.rows if r[0] == name and r[2] == design]
+    found = [r for r in table.rows_where(ALGORITHM, name) if r["Design"] == design]
     assert len(found) == 1, (name, design, table.rows)
     return found[0]
 
@@ -143,7 +142,7 @@ def test_table_17_ours_beside_the_nsa() -> None:
                             ("", 1)]
     assert table.groups[2][0].startswith("published")  # shaded in the HTML
     # every NSA row, in the NSA's order; ours beside RIJNDAEL
-    assert [r[0] for r in table.rows] == ["MARS", "RC6", "RIJNDAEL", "SERPENT", "TWOFISH"]
+    assert table.column(ALGORITHM) == ["MARS", "RC6", "RIJNDAEL", "SERPENT", "TWOFISH"]
     aes = _row(table, "RIJNDAEL", "aes-128/iterative")
     assert [aes[f"Speed {i}"] for i in range(1, 6)] == [
         "400,000", "500,000", "625,000", "500,000", "320,000"]
@@ -173,7 +172,7 @@ def test_more_points_than_five_widen_ours_only() -> None:
     # 128 x 909.09 / 10 = 11,636 Mbps over 28,000 um2 = 415,584 bits/s per um2, grade 2
     assert aes["Speed 2"] == "415,584.42" and aes["Speed 6"] == "320,000"
     # other_lib has a single point: a series of its own would need two
-    assert [r[3] for r in table.rows if r[0] == "RIJNDAEL"] == [f"{LIB} (45 nm)"]
+    assert [r["Library"] for r in table.rows_where(ALGORITHM, "RIJNDAEL")] == [f"{LIB} (45 nm)"]
 
 
 def test_three_in_one_rows_per_key_and_one_row_when_keys_agree() -> None:
@@ -260,7 +259,7 @@ def test_rows_at_the_nsas_node_get_the_ratio_of_best_grades() -> None:
            _asic("aes-128/iterative", "area", 32.0, 12_500_000.0, library="osu05_stdcells")]
     table = nsa_grades.grade_table("Table 17", _results() + osu)
     assert table is not None
-    ours = [_cells(table, r) for r in table.rows if r[0] == "RIJNDAEL"]
+    ours = table.rows_where(ALGORITHM, "RIJNDAEL")
     by_library = {row["Library"]: row for row in ours}
     assert by_library["osu05_stdcells (0.5 um)"]["Best ours/NSA (0.5 um rows)"] == "1.96"
     assert by_library[f"{LIB} (45 nm)"]["Best ours/NSA (0.5 um rows)"] == "-"
