@@ -34,6 +34,8 @@ takes 1 + 31 + 543 = 575.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 
 from ...arch.base import select_by_key_len
@@ -66,6 +68,11 @@ def _named(m: Module, value: Value, name: str) -> Signal:
     return wire
 
 
+def _key_select(sizes: tuple[int, ...]) -> dict[int, int]:
+    """The key_len code (bytes) of each key size."""
+    return {bits: bits // 8 for bits in sizes}
+
+
 def _key_nibbles(register: Value, bits: int, backward: bool) -> list[Value]:
     """The nibbles of a ``bits``-bit key register the update's S-boxes read (top first): forward
     those that rotate to the top (the rotation by 61 is wiring), backward the top ones."""
@@ -93,6 +100,20 @@ def _backward(register: Value, counter: Value, bits: int, boxed: list[Value]) ->
     else:
         before = Cat(register[:15], register[15:20] ^ counter, register[20:76], boxed[0])
     return before.rotate_right(61)
+
+
+@dataclass(frozen=True, eq=False)
+class _Control:
+    """The controller's named wires that the datapath and the key register read."""
+
+    dec: Value          # decrypting (a constant in a one-direction core)
+    key_clock: Value    # the pLayer/key clock after a pass
+    passing: Value      # a pass clock: the lanes substitute the state's low W bits
+    runup: Value        # the key run-up runs (0 where the program has none)
+    forward: Value      # the key register takes the update this clock
+    backward: Value     # the key register takes the update undone this clock
+    counter: Value      # the round counter the update (or its undoing) XORs in
+    bypass: Value       # the final addRoundKey pass: S-boxes bypassed
 
 
 class _Lanes:
@@ -189,8 +210,26 @@ class PresentSerial(NarrowDatapath):
         return Const(int(self.has_dec), 1)
 
     def elaborate(self, platform: object) -> Module:
+        # The Verilog text depends on the order signals are created and statements added: keep
+        # this order (and the order inside the helpers) to keep the generated cores unchanged.
         m = Module()
-        n, w = self.clocks, self.width
+        ctl = self._control(m)
+        key = Signal(self.kbits, name="key", reset_less=True)
+        rk_slice = self._round_key_slice(m, key)
+        state = Signal(BLOCK_BITS, name="state", reset_less=True)
+        key_len = self.key_len_reg(m)
+        lane_out, boxed = self._sbox_lanes(m, ctl, state, rk_slice, key, key_len)
+        self._state_register(m, ctl, state, lane_out)
+        steps = self._key_updates(m, key, key_len, ctl.counter, boxed)
+        if self.stored:
+            self._stored_key_states(m, ctl, key, steps)
+        self._key_register(m, ctl, key, steps)
+        return m
+
+    def _control(self, m: Module) -> _Control:
+        """Which clock of the program this is: a pass clock, the pLayer/key clock, a run-up or
+        rewind clock, and what the key update and the lanes do in it."""
+        n = self.clocks
         dec = _named(m, self._dec(), "dec")
         crypt = _named(m, self.running(CRYPT), "crypting")
         key_clock = _named(m, crypt & (self.step == n), "key_clock")
@@ -203,69 +242,85 @@ class PresentSerial(NarrowDatapath):
         counter = _named(m, Mux(backward, ROUNDS - rnd, rnd + 1)[:5], "counter")
         # The final addRoundKey (encryption's last round, decryption's first): S-boxes bypassed.
         bypass = _named(m, Mux(dec, self.round == 0, self.last_round), "bypass")
+        return _Control(dec=dec, key_clock=key_clock, passing=passing, runup=runup,
+                        forward=forward, backward=backward, counter=counter, bypass=bypass)
 
-        key = Signal(self.kbits, name="key", reset_less=True)
+    def _round_key_slice(self, m: Module, key: Signal) -> Signal:
+        """The W bits of the round key (the key register's top 64 bits) that this pass clock
+        adds: the register stays still during a pass, so a multiplexer picks the slice."""
+        n, w = self.clocks, self.width
         rk = key[self.kbits - ROUND_KEY_BITS:]
         rk_slice = Signal(w, name="rk_slice")
         with m.Switch(self.step):
             for s in range(n):
                 with m.Case(s):
                     m.d.comb += rk_slice.eq(rk[w * s:w * (s + 1)])
+        return rk_slice
 
-        state = Signal(BLOCK_BITS, name="state", reset_less=True)
+    def _key_sbox_inputs(self, key: Signal, key_len: Value, backwards: bool) -> list[Value]:
+        """The key nibbles for the update's S-boxes, per key size, as one list (a 128-bit key
+        needs two, so a core with both sizes pads the 80-bit key's one nibble)."""
+        per_size = {bits: Cat(*_key_nibbles(key[self.kbits - bits:], bits, backwards))
+                    for bits in self.sizes}
+        count = 2 if 128 in self.sizes else 1
+        chosen = {bits: Cat(v, Const(0, 4 * count - len(v))) if len(v) < 4 * count else v
+                  for bits, v in per_size.items()}
+        joined = select_by_key_len(key_len, chosen, _key_select(self.sizes))
+        return [joined[4 * i:4 * i + 4] for i in range(count)]
+
+    def _sbox_lanes(self, m: Module, ctl: _Control, state: Signal, rk_slice: Signal,
+                    key: Signal, key_len: Value) -> tuple[list[Value], dict[bool, list[Value]]]:
+        """The S-box lanes of each direction the core has, and the key update's S-boxes: the
+        lanes' outputs of a pass clock, and per direction (False forward, True backward) the
+        boxed key nibbles. A direction the key walks but the data does not (the rewind after
+        encryption, the run-up before decryption) gets key S-boxes of its own."""
         x = [state[4 * j:4 * j + 4] for j in range(self.lanes)]
         k = [rk_slice[4 * j:4 * j + 4] for j in range(self.lanes)]
-        key_select = {bits: bits // 8 for bits in self.sizes}
-        key_len = self.key_len_reg(m)
-
-        def key_inputs(backwards: bool) -> list[Value]:
-            """The key nibbles for the update's S-boxes, per key size, as one list."""
-            per_size = {bits: Cat(*_key_nibbles(key[self.kbits - bits:], bits, backwards))
-                        for bits in self.sizes}
-            count = 2 if 128 in self.sizes else 1
-            chosen = {bits: Cat(v, Const(0, 4 * count - len(v))) if len(v) < 4 * count else v
-                      for bits, v in per_size.items()}
-            joined = select_by_key_len(key_len, chosen, key_select)
-            return [joined[4 * i:4 * i + 4] for i in range(count)]
-
         lane_out: list[Value] | None = None
         boxed: dict[bool, list[Value]] = {}
         if self.has_enc:
             lanes = _Lanes(m, SBOX, self.lanes, "enc")
-            boxed[False] = lanes.drive([a ^ b for a, b in zip(x, k)], key_inputs(False),
-                                       ~passing)
-            enc_out = [Mux(bypass, a ^ b, o) for a, b, o in zip(x, k, lanes.outputs)]
-            lane_out = enc_out
+            boxed[False] = lanes.drive([a ^ b for a, b in zip(x, k)],
+                                       self._key_sbox_inputs(key, key_len, False), ~ctl.passing)
+            lane_out = [Mux(ctl.bypass, a ^ b, o) for a, b, o in zip(x, k, lanes.outputs)]
         else:
             boxed[False] = [sbox_nibble(m, v, SBOX, f"keyfwd{i}")
-                            for i, v in enumerate(key_inputs(False))]
+                            for i, v in enumerate(self._key_sbox_inputs(key, key_len, False))]
         if self.has_dec:
             lanes = _Lanes(m, INVERSE_SBOX, self.lanes, "dec")
-            boxed[True] = lanes.drive(x, key_inputs(True), ~passing)
-            dec_out = [Mux(bypass, a, o) ^ b for a, b, o in zip(x, k, lanes.outputs)]
-            lane_out = dec_out if lane_out is None else [Mux(dec, d, e) for e, d in
+            boxed[True] = lanes.drive(x, self._key_sbox_inputs(key, key_len, True),
+                                      ~ctl.passing)
+            dec_out = [Mux(ctl.bypass, a, o) ^ b for a, b, o in zip(x, k, lanes.outputs)]
+            lane_out = dec_out if lane_out is None else [Mux(ctl.dec, d, e) for e, d in
                                                          zip(lane_out, dec_out)]
         elif not self.stored:
             boxed[True] = [sbox_nibble(m, v, INVERSE_SBOX, f"keybwd{i}")
-                           for i, v in enumerate(key_inputs(True))]
+                           for i, v in enumerate(self._key_sbox_inputs(key, key_len, True))]
         assert lane_out is not None
+        return lane_out, boxed
 
-        # The state: load, pass (shift right by W, the lanes' outputs at the top), pLayer.
+    def _state_register(self, m: Module, ctl: _Control, state: Signal,
+                        lane_out: list[Value]) -> None:
+        """The state: load, pass (shift right by W, the lanes' outputs at the top), pLayer."""
         if self.has_enc and self.has_dec:
-            permuted = Mux(dec, permute(state, INVERSE_PERMUTATION), permute(state, PERMUTATION))
+            permuted = Mux(ctl.dec, permute(state, INVERSE_PERMUTATION),
+                           permute(state, PERMUTATION))
         elif self.has_enc:
             permuted = permute(state, PERMUTATION)
         else:
             permuted = permute(state, INVERSE_PERMUTATION)
         with m.If(self.load_block):
             m.d.sync += state.eq(self.block_in)
-        with m.Elif(passing):
-            m.d.sync += state.eq(Cat(state[w:], *lane_out))
-        with m.Elif(key_clock):
+        with m.Elif(ctl.passing):
+            m.d.sync += state.eq(Cat(state[self.width:], *lane_out))
+        with m.Elif(ctl.key_clock):
             m.d.sync += state.eq(permuted)
         m.d.comb += self.block_out.eq(state)
 
-        # The key register: load, update, update undone, and (keys=stored) the kept states.
+    def _key_updates(self, m: Module, key: Signal, key_len: Value, counter: Value,
+                     boxed: dict[bool, list[Value]]) -> dict[bool, Value]:
+        """The key register's next value one update on (False) and one undone (True), for the
+        directions that have S-boxes; a shorter key sits at the register's top."""
         steps: dict[bool, Value] = {}
         for backwards in (False, True):
             if backwards not in boxed:
@@ -279,33 +334,42 @@ class PresentSerial(NarrowDatapath):
                 per_size[bits] = (Cat(Const(0, self.kbits - bits), value)
                                   if bits < self.kbits else value)
             steps[backwards] = _named(
-                m, select_by_key_len(key_len, per_size, key_select),
+                m, select_by_key_len(key_len, per_size, _key_select(self.sizes)),
                 f"key_{'back' if backwards else 'fwd'}")
-        if self.stored:
-            start = Signal(self.kbits, name="key_start", reset_less=True)
-            end = Signal(self.kbits, name="key_end", reset_less=True)
-            if self.has_enc:
-                with m.If(self.load_key):
-                    m.d.sync += start.eq(self.key)
-            if self.has_dec:
-                with m.If(runup & self.segment_end):
-                    m.d.sync += end.eq(steps[False])
-            begin = end if not self.has_enc else (start if not self.has_dec
-                                                  else Mux(dec, end, start))
-            with m.If(self.load_block):
-                m.d.sync += key.eq(begin)
-            if self.has_enc:
-                with m.Elif(self.start_setup):
-                    # After an encryption the register holds the end state: start from the key.
-                    m.d.sync += key.eq(start)
+        return steps
+
+    def _stored_key_states(self, m: Module, ctl: _Control, key: Signal,
+                           steps: dict[bool, Value]) -> None:
+        """keys=stored: the key and the run-up's end kept beside the register, which takes the
+        one its direction starts from when a block starts."""
+        start = Signal(self.kbits, name="key_start", reset_less=True)
+        end = Signal(self.kbits, name="key_end", reset_less=True)
+        if self.has_enc:
+            with m.If(self.load_key):
+                m.d.sync += start.eq(self.key)
+        if self.has_dec:
+            with m.If(ctl.runup & self.segment_end):
+                m.d.sync += end.eq(steps[False])
+        begin = end if not self.has_enc else (start if not self.has_dec
+                                              else Mux(ctl.dec, end, start))
+        with m.If(self.load_block):
+            m.d.sync += key.eq(begin)
+        if self.has_enc:
+            with m.Elif(self.start_setup):
+                # After an encryption the register holds the end state: start from the key.
+                m.d.sync += key.eq(start)
+
+    def _key_register(self, m: Module, ctl: _Control, key: Signal,
+                      steps: dict[bool, Value]) -> None:
+        """The key register: load, update, update undone. Added after keys=stored's reload,
+        so in a clock where both assign the register these take priority."""
         with m.If(self.load_key):
             m.d.sync += key.eq(self.key)
-        with m.Elif(forward):
+        with m.Elif(ctl.forward):
             m.d.sync += key.eq(steps[False])
         if True in steps:
-            with m.Elif(backward):
+            with m.Elif(ctl.backward):
                 m.d.sync += key.eq(steps[True])
-        return m
 
     def key_len_reg(self, m: Module) -> Value:
         """The stored key's length (bytes), registered here at the key transfer (the
