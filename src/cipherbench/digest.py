@@ -157,11 +157,6 @@ def hash_files(paths: list[Path]) -> str:
     return digest.hexdigest()[:16]
 
 
-def source_digest(parts: tuple[str, ...]) -> str:
-    """Hash of the given sources (files or whole folders), without following imports."""
-    return hash_files([p for part in parts for p in _files(part)])
-
-
 @lru_cache(maxsize=None)
 def design_sources(common: tuple[Path, ...], cipher: str, arch: str) -> tuple[Path, ...]:
     """The files that decide a design of ``cipher`` built by architecture ``arch``: the

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..digest import source_digest
+from ..digest import hash_files, import_closure
 from ..spec import DesignSpec
 from ..store import Result, cache_key
 from .core import TARGET, CoreAssessment
 
-# The sources that decide a leakage row's figures besides the design: this package (driver,
-# synthesis script, simulator, statistics).
-LEAKAGE_SOURCES = ("leakage",)
+
+
+def leakage_sources() -> list[Path]:
+    """What decides a leakage row's figures besides the design: this package (driver, synthesis
+    script, simulator, statistics) and everything it imports (the ASIC flow's mapping, ...)."""
+    return import_closure(sorted(Path(__file__).parent.glob("*.py")))
 
 
 def is_leakage(result: Result) -> bool:
@@ -51,7 +55,7 @@ def inputs_digest(spec: DesignSpec) -> str:
     from ..generate import generator_digest
     from ..tools import yosys_version
 
-    parts = [generator_digest(spec), source_digest(LEAKAGE_SOURCES), __version__,
+    parts = [generator_digest(spec), hash_files(leakage_sources()), __version__,
              yosys_version()]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:20]
 
