@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..flows.libraries import node_text
 from ..store import Result
+from .findings import tally
 from .nsa import findings as nsa_findings
 from .nsa.comparison import nsa_comparisons
 from .papaefstathiou import asynchronous as papaefstathiou_async
@@ -100,12 +101,11 @@ def seed_summary_markdown(results: Sequence[Result]) -> str:
     for s in summaries:
         if s.findings_library is None:
             continue
-        held = sum(1 for *_, said in s.findings if said == "yes")
-        judged = sum(1 for *_, said in s.findings if said != "not measured")
+        held, judged, unmeasured = tally(said for *_, said in s.findings)
         if not judged:  # no finalist rows on that library: nothing was judged
             continue
         lines += ["", f"{s.title.split(',')[0]} findings, judged on "
                   f"{library_text(s.findings_library)}: {held} of {judged} judged hold "
-                  f"({len(s.findings) - judged} not measured).", ""]
+                  f"({unmeasured} not measured).", ""]
         lines += [f"- {statement} ({cores}): {said}" for statement, cores, said in s.findings]
     return "\n".join(lines) + "\n"

@@ -25,6 +25,8 @@ from ..names import shape_of
 from .. import same_node
 from ..same_node import Pair, library_name, library_text, ratio, ratio_text, result_node
 from ..tables import MISSING, Table, cycle_count, design_spec, figure, fmt, key_figure, key_sizes
+from ..findings import Finding, threshold_verdict
+from ..findings import findings_table as judged_table
 from .published import NOT_CONFIRMED, PRESENT_TARGET, Anchor, anchors
 
 TITLE = "Ciphers standardized since the seeds: ours beside the published anchors"
@@ -198,17 +200,42 @@ def findings_table(results: Sequence[Result]) -> Table:
     0.18 um; per cipher with a published round-based figure at a node we measured, our best
     round-based Kbps/GE there at or beyond the best published Kbps/gate."""
     ours = our_rows(results, NEW_CIPHERS)
-    rows = []
+    found = [_present_claim(ours), *_efficiency_claims(ours), *_per_clock_claims(ours)]
+    return judged_table(
+        "The issue's claims, checked against ours", CLAIM_HEADERS, found,
+        notes=["'not measured': no result of ours on a library at that node.",
+               "Bits per clock per kGE (block / cycles per block / gates x 1000) leaves the clock "
+               "out, so it compares across nodes; the gates are each library's own NAND2 "
+               "equivalents."])
+
+
+CLAIM_HEADERS = ["claim", "our core", "ours", "published / target", "ours/published", "holds"]
+
+
+def _claim(claim: str, best: OurRow | None, ours: Any, theirs: str, ratio_of: float | None,
+           verdict: str) -> Finding:
+    """One of the issue's claims judged: our best core and figure beside the published one."""
+    core = f"{best.result.design} ({best.goal}), {library_text(best.library)}" if best else MISSING
+    return Finding(claim, verdict, {"our core": core, "ours": ours, "published / target": theirs,
+                                    "ours/published": ratio_text(ratio_of)})
+
+
+def _present_claim(ours: list[OurRow]) -> Finding:
+    """PRESENT-80 round-based at or below the issue's gate count at 0.18 um."""
     cipher, key, target_ge, node = PRESENT_TARGET
     present = [o for o in ours if o.cipher == cipher and o.key == str(key)
                and o.architecture == "round-based" and same_node.same_node(o.node, node)]
     best = _smallest(present)
     ge = best.figures()[1] if best else None
-    said = "not measured" if ge is None else ("yes" if ge <= target_ge else "no")
-    rows.append([f"PRESENT-80 round-based at or below {target_ge:,.0f} GE at {node_text(node)} "
-                 "(issue 29)", f"{best.result.design} ({best.goal}), {library_text(best.library)}"
-                 if best else MISSING, fmt(ge), f"{target_ge:,.0f} GE", ratio_text(ratio(ge, target_ge)),
-                 said])
+    return _claim(f"PRESENT-80 round-based at or below {target_ge:,.0f} GE at {node_text(node)} "
+                  "(issue 29)", best, fmt(ge), f"{target_ge:,.0f} GE", ratio(ge, target_ge),
+                  threshold_verdict(ge, target_ge, higher_is_better=False))
+
+
+def _efficiency_claims(ours: list[OurRow]) -> list[Finding]:
+    """Per cipher and node with a published round-based Kbps/gate: our best round-based
+    Kbps/GE there at or beyond the best published."""
+    found = []
     for name in NEW_CIPHERS:
         published = [a for a in anchors() if a.cipher == name and a.architecture == "round-based"
                      and a.kbps_per_gate is not None and a.node_um is not None]
@@ -219,25 +246,17 @@ def findings_table(results: Sequence[Result]) -> Table:
                     and isinstance(o.figures()[4], (int, float))]
             mine_best = max(mine, key=lambda o: o.figures()[4], default=None)
             eff = mine_best.figures()[4] if mine_best else None
-            said = "not measured" if eff is None else ("yes" if eff >= top else "no")
-            rows.append([f"{name} round-based at or beyond the best published throughput per "
-                         f"area at {node_text(node_um)}",
-                         f"{mine_best.result.design} ({mine_best.goal}), "
-                         f"{library_text(mine_best.library)}" if mine_best else MISSING,
-                         fmt(eff), f"{fmt(top)} Kbps/gate", ratio_text(ratio(eff, top)), said])
-    rows += _per_clock_claims(ours)
-    return Table("The issue's claims, checked against ours",
-                 ["claim", "our core", "ours", "published / target", "ours/published", "holds"],
-                 rows, notes=["'not measured': no result of ours on a library at that node.",
-                              "Bits per clock per kGE (block / cycles per block / gates x 1000) "
-                              "leaves the clock out, so it compares across nodes; the gates are "
-                              "each library's own NAND2 equivalents."])
+            found.append(_claim(f"{name} round-based at or beyond the best published throughput "
+                                f"per area at {node_text(node_um)}", mine_best, fmt(eff),
+                                f"{fmt(top)} Kbps/gate", ratio(eff, top),
+                                threshold_verdict(eff, top, higher_is_better=True)))
+    return found
 
 
-def _per_clock_claims(ours: list[OurRow]) -> list[list[str]]:
+def _per_clock_claims(ours: list[OurRow]) -> list[Finding]:
     """Per cipher with a published round-based row that gives cycles: our best round-based
     bits per clock per kGE (any library) against the best published (any node)."""
-    rows = []
+    found = []
     for name in NEW_CIPHERS:
         mine = [o for o in ours if o.cipher == name and o.architecture == "round-based"]
         published = [a for a in anchors() if a.cipher == name and a.architecture == "round-based"
@@ -250,14 +269,12 @@ def _per_clock_claims(ours: list[OurRow]) -> list[list[str]]:
                   for c, ge in [o.figures()[:2]] if isinstance(c, (int, float))
                   and isinstance(ge, (int, float)) and ge > 0 and c > 0]
         best = max(scored, key=lambda pair: pair[0], default=None)
-        said = "not measured" if best is None else ("yes" if best[0] >= top else "no")
-        rows.append([f"{name} round-based at or beyond the best published bits per clock per "
-                     "kGE (any node)",
-                     f"{best[1].result.design} ({best[1].goal}), {library_text(best[1].library)}"
-                     if best else MISSING, fmt(round(best[0], 3)) if best else MISSING,
-                     f"{fmt(round(top, 3))} bits/clock/kGE",
-                     ratio_text(ratio(best[0], top)) if best else MISSING, said])
-    return rows
+        found.append(_claim(
+            f"{name} round-based at or beyond the best published bits per clock per kGE (any "
+            "node)", best[1] if best else None, fmt(round(best[0], 3)) if best else MISSING,
+            f"{fmt(round(top, 3))} bits/clock/kGE", ratio(best[0], top) if best else None,
+            threshold_verdict(best[0] if best else None, top, higher_is_better=True)))
+    return found
 
 
 def tables(results: Sequence[Result]) -> list[Table]:

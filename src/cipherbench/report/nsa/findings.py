@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from ...store import Result
 from .. import same_node
 from ..names import design_cipher
+from ..findings import Finding
+from ..findings import findings_table as judged_table
 from ..tables import Table, key_figure, key_sizes
 from .parameters import nsa_slot
 
@@ -38,7 +40,7 @@ Figures = dict[str, float]  # cipher -> its figure in one slot
 
 
 @dataclass(frozen=True)
-class Finding:
+class Ranking:
     """One ranking statement of the seed: ``ciphers`` come first (``highest``) or last in
     ``metric`` among the finalists' ``architecture`` cores."""
 
@@ -50,27 +52,30 @@ class Finding:
     highest: bool
 
 
-FINDINGS: tuple[Finding, ...] = (
-    Finding("In the pipelined architecture Serpent has the highest throughput",
+FINDINGS: tuple[Ranking, ...] = (
+    Ranking("In the pipelined architecture Serpent has the highest throughput",
             "NSA 6.2.10 (Fig. 16: Serpent 8.03 Gbps, Rijndael 5.16) and 7.2.10 (Fig. 36)",
             PIPELINED, "throughput", ("serpent",), True),
-    Finding("In the iterative architecture Rijndael has the highest throughput per area",
+    Ranking("In the iterative architecture Rijndael has the highest throughput per area",
             "NSA 6.2 Table 13 and 7.2 Table 18 (iterative)", ITERATIVE, "efficiency", ("aes",),
             True),
-    Finding("MARS is the largest iterative core", "NSA 6.2.2 (Fig. 5) and 7.2 (Fig. 27)",
+    Ranking("MARS is the largest iterative core", "NSA 6.2.2 (Fig. 5) and 7.2 (Fig. 27)",
             ITERATIVE, "area", ("mars",), True),
-    Finding("MARS is the slowest iterative core", "NSA 7.2 (Fig. 27: 'a very low throughput')",
+    Ranking("MARS is the slowest iterative core", "NSA 7.2 (Fig. 27: 'a very low throughput')",
             ITERATIVE, "throughput", ("mars",), False),
-    Finding("MARS is the largest pipeline", "NSA 6.2.8 (Fig. 14)", PIPELINED, "area",
+    Ranking("MARS is the largest pipeline", "NSA 6.2.8 (Fig. 14)", PIPELINED, "area",
             ("mars",), True),
-    Finding("Twofish and RC6 are the smallest iterative cores",
+    Ranking("Twofish and RC6 are the smallest iterative cores",
             "NSA 6.2.1 (RC6 smallest at the fastest configuration, Twofish smallest overall) "
             "and 6.2.2 (Fig. 5)", ITERATIVE, "area", ("twofish", "rc6"), False),
-    Finding("RC6 and MARS have the longest key setup",
+    Ranking("RC6 and MARS have the longest key setup",
             "NSA 6.2.5 (Fig. 9: both off the scale) and 7.2.6 (Figs. 32, 33)", ITERATIVE,
             "key setup", ("rc6", "mars"), True),
 )
 UNITS = {"throughput": "Mbps", "efficiency": "Kbps/GE", "area": "GE", "key setup": "ns"}
+FIGURES_HEADER = "Our figures (128-bit keys; best over the ASIC points)"
+HEADERS = ["Finding (NSA)", "Where the seed says it", "Cores", "Ours", FIGURES_HEADER,
+           "Why ours depart"]
 
 
 def _slot(result: Result) -> tuple[str, str, str] | None:
@@ -112,12 +117,12 @@ def figures(results: Sequence[Result], library: str, cores: str, arch: str,
     return {cipher: _BEST[metric](vals) for cipher, vals in values.items()}
 
 
-def _ranked(finding: Finding, found: Figures) -> list[str]:
+def _ranked(finding: Ranking, found: Figures) -> list[str]:
     """The ciphers in the finding's order: the named ones should come first."""
     return sorted(found, key=lambda c: found[c], reverse=finding.highest)
 
 
-def verdict(finding: Finding, found: Figures) -> str:
+def verdict(finding: Ranking, found: Figures) -> str:
     """yes / partly / no when every named cipher and at least one other were measured."""
     if any(c not in found for c in finding.ciphers) or len(found) <= len(finding.ciphers):
         return "not measured"
@@ -133,7 +138,7 @@ def _number(value: float) -> str:
     return f"{value:,.0f}" if value >= 1000 else f"{value:.1f}"
 
 
-def _evidence(finding: Finding, found: Figures) -> str:
+def _evidence(finding: Ranking, found: Figures) -> str:
     ranked = _ranked(finding, found)
     return ", ".join(f"{NAMES.get(c, c)} {_number(found[c])}" for c in ranked) + (
         f" {UNITS[finding.metric]}" if found else "")
@@ -182,7 +187,7 @@ def fastest_path(results: Sequence[Result], library: str, cores: str, arch: str,
     return cells.split(" > ")[0].split(" ")[0], end
 
 
-def _path_reason(finding: Finding, missing: list[str], results: Sequence[Result], library: str,
+def _path_reason(finding: Ranking, missing: list[str], results: Sequence[Result], library: str,
                  cores: str) -> str:
     """The measured reason a throughput ranking departs: where the missing cipher's critical
     path runs. Its rounds set the clock in the seed's pipelines; here it may be another unit."""
@@ -201,7 +206,7 @@ def _path_reason(finding: Finding, missing: list[str], results: Sequence[Result]
     return "; ".join(parts)
 
 
-def _departure(finding: Finding, found: Figures, results: Sequence[Result], library: str,
+def _departure(finding: Ranking, found: Figures, results: Sequence[Result], library: str,
                cores: str) -> str:
     """The measured reason a ranking departs: for size, the missing cipher's storage share; for
     throughput, where its critical path runs."""
@@ -244,13 +249,7 @@ def judged_libraries(results: Sequence[Result]) -> tuple[list[str], bool]:
 
 def verdicts(results: Sequence[Result], library: str) -> dict[tuple[str, str], str]:
     """(statement, cores) -> verdict, for every finding with rows on ``library``."""
-    out = {}
-    for finding in FINDINGS:
-        for cores in CORES:
-            found = figures(results, library, cores, finding.architecture, finding.metric)
-            if found:
-                out[(finding.statement, cores)] = verdict(finding, found)
-    return out
+    return {(f.claim, f.cells["Cores"]): f.verdict for f in judged(results, library)}
 
 
 def _other_nodes_note(results: Sequence[Result], library: str, others: Sequence[str]) -> list[str]:
@@ -273,26 +272,9 @@ def findings_table(results: Sequence[Result], library: str,
                    others: Sequence[str] = ()) -> Table:
     """The findings judged on one library's rows; ``others``: libraries at other nodes, whose
     verdicts a note compares."""
-    rows = []
-    for finding in FINDINGS:
-        for cores in CORES:
-            found = figures(results, library, cores, finding.architecture, finding.metric)
-            if not found:
-                continue
-            said = verdict(finding, found)
-            note = _departure(finding, found, results, library, cores) if said in (
-                "no", "partly") else ""
-            rows.append([finding.statement, finding.where, cores, said,
-                         _evidence(finding, found), note or "-"])
     node = same_node.library_node(library)
     at_seed = same_node.same_node(node, same_node.NSA_NODE_UM)
-    table = Table(
-        title=f"The NSA's findings, checked on {same_node.library_text(library)}"
-              + (", the NSA's own node" if at_seed else ""),
-        headers=["Finding (NSA)", "Where the seed says it", "Cores", "Ours", "Our figures "
-                 "(128-bit keys; best over the ASIC points)", "Why ours depart"],
-        rows=rows)
-    table.notes = [
+    notes = [
         "Ours: yes when the named finalists rank first (or last) among those measured, partly "
         "when some of them do, not measured when a named finalist or every other is missing.",
         "Area: each core's smallest ASIC point; throughput and Kbps/GE: its best; key setup: "
@@ -303,7 +285,27 @@ def findings_table(results: Sequence[Result], library: str,
          f"judged on {same_node.library_text(library)} alone."),
         *_other_nodes_note(results, library, others),
     ]
-    return table
+    return judged_table(
+        f"The NSA's findings, checked on {same_node.library_text(library)}"
+        + (", the NSA's own node" if at_seed else ""), HEADERS, judged(results, library), notes)
+
+
+def judged(results: Sequence[Result], library: str) -> list[Finding]:
+    """Every finding with rows on ``library``, per set of cores, judged: the verdict, our
+    figures, and where ours depart, the measured reason."""
+    found_all = []
+    for finding in FINDINGS:
+        for cores in CORES:
+            found = figures(results, library, cores, finding.architecture, finding.metric)
+            if not found:
+                continue
+            said = verdict(finding, found)
+            note = _departure(finding, found, results, library, cores) if said in (
+                "no", "partly") else ""
+            found_all.append(Finding(finding.statement, said, {
+                "Where the seed says it": finding.where, "Cores": cores,
+                FIGURES_HEADER: _evidence(finding, found), "Why ours depart": note or "-"}))
+    return found_all
 
 
 def findings_tables(results: Sequence[Result]) -> list[Table]:
