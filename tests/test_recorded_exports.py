@@ -12,7 +12,7 @@ import pytest
 
 from cipherbench.jobs import EXPECTED_FAILURE_PREFIX, is_expected
 from cipherbench.report import current_rows
-from cipherbench.report.papaefstathiou import asynchronous
+from cipherbench.report.papaefstathiou import async_rows, asynchronous
 from cipherbench.store import Result
 from cipherbench.store.transfer import read_export
 from cipherbench.report.nsa import comparison as nsa_comparison
@@ -98,6 +98,6 @@ def test_a_layout_density_in_a_desync_target_id_is_not_a_tied_port() -> None:
     row = next(r for r in _rows("papaefstathiou.json") if r.target.startswith("desync:"))
     bare = replace(row, settings={},
                    target="desync:osu018_stdcells:flipflop:stage:out_ready=1:layout:density=0.3")
-    found = asynchronous._target_settings(bare)
+    found = async_rows._target_settings(bare)
     assert found["ties"] == {"out_ready": "1"}
     assert found["placed"] and found["granularity"] == "stage"

@@ -12,6 +12,8 @@ import pytest
 
 from cipherbench import metrics
 from cipherbench.report import PAPA_ASYNC_SECTION, build_sections, write_report
+from cipherbench.report.papaefstathiou import async_findings as papa_findings
+from cipherbench.report.papaefstathiou import async_rows as papa_rows
 from cipherbench.report.papaefstathiou import asynchronous as papa_async
 from cipherbench.report.tables import Table
 from cipherbench.store import Result, cache_key
@@ -176,20 +178,20 @@ def test_every_core_per_library_with_its_area_by_part() -> None:
 def test_a_layout_target_is_said_placed_and_routed() -> None:
     row = _rows()[0]
     row.target += ":layout"
-    [ours] = papa_async.async_rows([row])
+    [ours] = papa_rows.async_rows([row])
     assert ours.stage == "placed and routed"
-    assert papa_async.async_rows(_rows())[0].stage == "synthesis"
+    assert papa_rows.async_rows(_rows())[0].stage == "synthesis"
 
 
 def test_library_storage_granularity_and_goal_from_the_target_id_alone() -> None:
     row = _rows()[0]
     row.settings = {}
-    [ours] = papa_async.async_rows([row])
+    [ours] = papa_rows.async_rows([row])
     assert (ours.library, ours.storage, ours.granularity, ours.goal) == (
         OSU, "latch", "register", "area")
     assert papa_async.node_table([row]) is not None  # still at the seed's node
     row.target = f"desync:{OSU}:flipflop:stage:speed"
-    [ours] = papa_async.async_rows([row])
+    [ours] = papa_rows.async_rows([row])
     assert (ours.storage, ours.granularity, ours.goal, ours.seed_label) == (
         "flipflop", "stage", "speed", "-")  # an iterative core per stage: none of the seed's
 
@@ -211,15 +213,15 @@ def test_a_core_with_tied_ports_is_its_own_row_and_pairs_with_its_tied_twin() ->
                                                                   ("PO(L)", "latch")]
     assert tied[0]["reactive (Gbps)"] == "12.80"
     # the latch finding pairs each latch core with its own flip-flop twin, tied or not
-    judged = papa_async.judge_latch([*rows, po_f, po_l], OSU)
+    judged = papa_findings.judge_latch([*rows, po_f, po_l], OSU)
     assert [j.cores for j in judged] == ["des/pipelined", "des/pipelined (out_ready=1)"]
-    assert len(papa_async.judge_latch([*rows[:3], po_l], OSU)) == 1  # no tied flip-flop twin
+    assert len(papa_findings.judge_latch([*rows[:3], po_l], OSU)) == 1  # no tied flip-flop twin
     # read from the target id alone as well
     po_f.settings = {k: v for k, v in po_f.settings.items() if k != "ties"}
-    [ours] = papa_async.async_rows([po_f])
+    [ours] = papa_rows.async_rows([po_f])
     assert ours.ties == (("out_ready", "1"),) and ours.variant == "flipflop, stage, out_ready=1"
     # its synchronous counterpart: the untied core of the same design
-    assert papa_async.counterpart(ours, papa_async.sync_rows(rows, OSU)).result.design == (
+    assert papa_rows.counterpart(ours, papa_rows.sync_rows(rows, OSU)).result.design == (
         "des/pipelined")
 
 
@@ -228,10 +230,10 @@ def test_a_core_with_tied_ports_is_its_own_row_and_pairs_with_its_tied_twin() ->
 
 def test_idle_scaling_by_hand() -> None:
     # 800 Mbps at 200 MHz; 666.67 Mbps needs 166.67 MHz
-    assert papa_async.matching_clock_mhz(200.0, 800.0, 2000.0 / 3) == pytest.approx(500.0 / 3)
+    assert papa_rows.matching_clock_mhz(200.0, 800.0, 2000.0 / 3) == pytest.approx(500.0 / 3)
     # leakage stays, the rest scales with the clock
-    assert papa_async.scaled_power_mw(8.0, 0.01, 200.0, 100.0) == pytest.approx(4.005)
-    assert papa_async.idle_share(4.0, 2.05) == pytest.approx(0.025)
+    assert papa_rows.scaled_power_mw(8.0, 0.01, 200.0, 100.0) == pytest.approx(4.005)
+    assert papa_rows.idle_share(4.0, 2.05) == pytest.approx(0.025)
 
 
 def test_idle_table_scales_the_synchronous_core_to_the_same_throughput() -> None:
@@ -262,8 +264,8 @@ def test_idle_table_scales_the_synchronous_core_to_the_same_throughput() -> None
 # --- the findings, each both ways ---------------------------------------------------------------
 
 
-def _verdict(key: str, results: list[Result], library: str = OSU) -> papa_async.Judged:
-    [judged] = papa_async.JUDGES[key](results, library)
+def _verdict(key: str, results: list[Result], library: str = OSU) -> papa_findings.Judged:
+    [judged] = papa_findings.JUDGES[key](results, library)
     return judged
 
 
@@ -349,8 +351,8 @@ def test_a_speed_grade_is_not_the_synchronous_core_it_came_from() -> None:
     for row in graded:
         if row.target_kind == "asic":
             row.settings["delay_ps"] = 3000  # a grade between the ends (NSA section 3.2)
-    assert papa_async.sync_rows(graded, OSU) == []
-    assert len(papa_async.sync_rows(_rows(), OSU)) == 2
+    assert papa_rows.sync_rows(graded, OSU) == []
+    assert len(papa_rows.sync_rows(_rows(), OSU)) == 2
 
 
 def test_findings_name_the_missing_rows() -> None:
