@@ -246,7 +246,7 @@ def test_provenance_table_with_study_style_provenance() -> None:
         "verification": {"vectors": 1200, "passed": 1200, "files": ["x" * 50] * 10},
     }
     table = provenance.provenance_table([row])
-    cells = dict(zip(table.headers, table.rows[0]))
+    cells = table.records()[0]
     assert cells["Git"] == "0123abcd" and cells["Date"] == "2025-02-03T04:05:06+00:00"
     assert cells["Liberty"] == f"/pdk/nangate45_typ.lib (sha256 {'c' * 64})"
     assert cells["Tools"] == "yosys 0.70"

@@ -101,7 +101,7 @@ def test_our_rows_keep_round_based_and_compact_cores() -> None:
 def test_anchor_table_gives_ratios_only_at_the_same_node() -> None:
     comparison = lightweight.anchor_table(_results())
     assert comparison is not None
-    rows = [dict(zip(comparison.table.headers, row)) for row in comparison.table.rows]
+    rows = comparison.table.records()
     clefia = [r for r in rows if r["cipher"] == "clefia"]
     # CLEFIA-128 round-based, both directions: Sony's 18-cycle rows (0.09 um), then Sugawara et
     # al.'s best Kbps/gate (90 nm, architecture not given: any of ours); ours at 0.13 um
@@ -134,7 +134,7 @@ def test_anchor_table_at_the_published_node(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(lightweight, "anchors", lambda: (anchor,))
     comparison = lightweight.anchor_table(_results())
     assert comparison is not None
-    row, last = [dict(zip(comparison.table.headers, r)) for r in comparison.table.rows]
+    row, last = comparison.table.records()
     assert row["same node"] == "yes" and row["library (node)"] == "osu018_stdcells (0.18 um)"
     # ours: 3,300 GE at 200 MHz, 34 cycles: 64 x 200 / 34 = 376.5 Mbps, 114.1 Kbps/GE
     assert row["Area (GE): ours/published"] == "1.1"

@@ -81,8 +81,7 @@ def test_the_published_cores_are_typed_as_the_issue_gives_them() -> None:
 
 def test_the_cost_table_sets_each_masked_core_against_its_unmasked_twin() -> None:
     table = masked.cost_table(rows())
-    header = table.headers
-    lines = [dict(zip(header, line)) for line in table.rows]
+    lines = table.records()
     nangate = [r for r in lines if r["design"] == "aes-128/masked" and "45 nm" in
                r["library (node)"]]
     assert len(nangate) == 1
@@ -104,7 +103,7 @@ def test_the_cost_table_sets_each_masked_core_against_its_unmasked_twin() -> Non
 
 def test_the_assessment_table_has_every_leakage_row_with_its_verdicts() -> None:
     table = masked.assessment_table(rows())
-    lines = [dict(zip(table.headers, line)) for line in table.rows]
+    lines = table.records()
     assert [r["design"] for r in lines] == ["aes-128/masked", "aes-128/masked:flaw=register"]
     assert lines[0]["max |t| (clock)"] == "3.12 (5)" and lines[0]["verdict"] == "pass"
     assert lines[1]["probing"] == "fail" and lines[1]["verdict"] == "FAIL"
@@ -114,7 +113,7 @@ def test_the_assessment_table_has_every_leakage_row_with_its_verdicts() -> None:
 
 def test_the_published_table_compares_area_only_at_the_same_node() -> None:
     table = masked.published_table(rows())
-    lines = [dict(zip(table.headers, line)) for line in table.rows]
+    lines = table.records()
     de_cnudde = [r for r in lines if r["source"] == published.DE_CNUDDE_2016]
     # our 8-bit core on both libraries: a ratio on NanGate45 only (9,000 / 6,685)
     assert [(r["our library (node)"], r["GE ours/theirs"]) for r in de_cnudde] == [

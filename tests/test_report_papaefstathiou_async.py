@@ -112,7 +112,7 @@ def _rows(**change: Any) -> list[Result]:
 
 
 def _table_rows(table: Table) -> list[dict[str, str]]:
-    return [dict(zip(table.headers, row)) for row in table.rows]
+    return table.records()
 
 
 # --- Table 10 ---------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def _aes_rows() -> list[Result]:
 
 
 def _cells(table: tables.Table) -> list[dict[str, str]]:
-    return [dict(zip(table.headers, row)) for row in table.rows]
+    return table.records()
 
 
 def test_osu050_figures_beside_the_nsas_with_the_ratio() -> None:

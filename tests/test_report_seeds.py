@@ -292,7 +292,7 @@ def _papa_at_two_nodes() -> list[Result]:
 def test_papa_synthesised_cores_at_0_18_um_beside_the_published() -> None:
     comparison = papaefstathiou.node_table(_papa_at_two_nodes())
     assert comparison is not None
-    rows = [dict(zip(comparison.table.headers, r)) for r in comparison.table.rows]
+    rows = comparison.table.records()
     des, aes, last = rows
     assert des["published core"] == "Table 8: AO SDES(PERM)"
     assert des["library (node)"] == "osu018_stdcells (0.18 um)"

@@ -114,7 +114,7 @@ def test_table1_at_0_18_um_sets_ours_beside_the_published() -> None:
     comparison = sugawara.node_table(_camellia_at_two_nodes())
     assert comparison is not None
     table = comparison.table
-    rows = [dict(zip(table.headers, row)) for row in table.rows]
+    rows = table.records()
     fastest, smallest, last = rows
     assert fastest["library (node)"] == "osu018_stdcells (0.18 um)"  # NanGate45: not beside it
     assert fastest["row"] == "fastest" and smallest["row"] == "smallest"
