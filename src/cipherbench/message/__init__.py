@@ -1,0 +1,10 @@
+"""The message level: whole operations (encrypt, decrypt, hash) rather than blocks.
+
+* ``lwc``: the NIST LWC hardware API's encodings (GMU development package v1.2) and the pdi/sdi/do
+  streams of an operation, at w = 8, 16, 32 and cipherbench's widened 128.
+* ``tvfiles``: cryptotvgen's pdi.txt / sdi.txt / do.txt.
+* ``kat``: the NIST LWC KAT text format (AEAD and hash records, decryption results with FAIL).
+* ``gcm``: GCM (SP 800-38D) over any 128-bit block cipher model of the registry.
+* ``cavp``: the NIST CAVP GCM response files of the ``cryptography-vectors`` package.
+* ``gcm_oracles``: independent GCM implementations to check the model and the engines against.
+"""
