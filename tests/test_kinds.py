@@ -112,3 +112,15 @@ def test_provenance_and_reproduction(tmp_path: Path) -> None:
     assert DESCRIBED.from_provenance({"design": core.canonical(), "external": external}) == core
     with pytest.raises(CipherbenchError, match="changed since the result was stored"):
         DESCRIBED.from_provenance({"design": core.canonical() + "0", "external": external})
+
+
+def test_ranking_by_stored_name() -> None:
+    from cipherbench.kinds.registry import known_kind_of_name, ranks
+
+    core = str(DESCRIBED.spec(str(CORE)))
+    assert ranks("aes-128/iterative", reference=True) and not ranks(core, reference=True)
+    assert ranks(core, reference=False) and not ranks("aes-128/iterative", reference=False)
+    # A results file may hold any name (the report escapes it): of no kind, it ranks nowhere.
+    hostile = "<script>alert(1)</script>/iterative"
+    assert known_kind_of_name(hostile) is None
+    assert not ranks(hostile, reference=True) and not ranks(hostile, reference=False)

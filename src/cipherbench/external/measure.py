@@ -25,10 +25,10 @@ def reference_design(spec: ExternalSpec) -> DesignSpec | None:
 
 
 def has_generated(results: Sequence[Result], cipher: str) -> bool:
-    from ..kinds.registry import kind_of_name
+    from ..kinds.registry import ranks
     from ..report.names import design_cipher
 
-    return any(r.ok and kind_of_name(r.design).reference and design_cipher(r.design) == cipher
+    return any(r.ok and ranks(r.design, reference=True) and design_cipher(r.design) == cipher
                for r in results)
 
 

@@ -33,11 +33,25 @@ def kind_of(spec: DesignSpec) -> DesignKind:
 
 def kind_of_name(design: str) -> DesignKind:
     """The kind of a design name as results store it (``str(spec)`` or ``spec.canonical()``)."""
-    for kind in KINDS:
-        if kind.names(design):
-            return kind
-    raise CipherbenchError(f"{design!r} names no kind of design cipherbench knows "
-                           f"({', '.join(_BY_NAME)})")
+    kind = known_kind_of_name(design)
+    if kind is None:
+        raise CipherbenchError(f"{design!r} names no kind of design cipherbench knows "
+                               f"({', '.join(_BY_NAME)})")
+    return kind
+
+
+def known_kind_of_name(design: str) -> DesignKind | None:
+    """The kind of a stored design name, or None for a name of no kind (a results file may hold
+    anything: a report shows such a row but ranks it among nothing)."""
+    return next((kind for kind in KINDS if kind.names(design)), None)
+
+
+def ranks(design: str, *, reference: bool) -> bool:
+    """Whether a stored design name is of a kind the others are ranked against
+    (``reference=True``: a generated core) or of a kind ranked among them (``False``: a
+    designer's core); a name of no known kind is neither."""
+    kind = known_kind_of_name(design)
+    return kind is not None and kind.reference == reference
 
 
 def design_of(text: str) -> DesignSpec:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..kinds.registry import kind_of_name
+from ..kinds.registry import ranks
 from ..store import Result
 from .headline import Unit, best_of_runs, best_per_key, target_label, unit_of, whole
 from .names import design_cipher
@@ -52,7 +52,7 @@ def standing_rows(results: Sequence[Result], core: str) -> list[list[str]]:
     ok = [r for r in results if r.ok]
     by_group: dict[tuple[str, str], dict[str, list[Result]]] = {}
     for r in ok:
-        if r.design == core or (kind_of_name(r.design).reference
+        if r.design == core or (ranks(r.design, reference=True)
                                 and design_cipher(r.design) == cipher):
             by_group.setdefault(table_group(r), {}).setdefault(r.design, []).append(r)
     rows: list[list[str]] = []
@@ -84,7 +84,7 @@ def _row(core: str, kind: str, name: str, designs: dict[str, list[Result]], fig:
 
 def standing_table(results: Sequence[Result]) -> Table | None:
     """Every external core's standing; None without external cores."""
-    cores = sorted({r.design for r in results if r.ok and not kind_of_name(r.design).reference})
+    cores = sorted({r.design for r in results if r.ok and ranks(r.design, reference=False)})
     if not cores:
         return None
     rows = [row for core in cores for row in standing_rows(results, core)]
