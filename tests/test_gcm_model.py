@@ -9,12 +9,14 @@ import pytest
 
 from cipherbench.ciphers.registry import ciphers
 from cipherbench.errors import CipherbenchError
+from cipherbench.message.aead import do_results, kat_operations, model_results
 from cipherbench.message.cavp import cavp_gcm_file, parse_cavp_gcm, read_cavp_gcm
 from cipherbench.message.gcm import TAG_BITS, GcmModel, gcm_model
 from cipherbench.message.gcm_oracles import ORACLES, gcm_encrypt, gcm_oracles
 from cipherbench.message.kat import AeadRecord, read_kat, write_kat
 from cipherbench.message.lwc import (Params, Status, decrypt_operation, encrypt_operation,
                                      output_of, parse_do, to_words)
+from cipherbench.message.tvfiles import read_tv_files, write_tv_files
 from cipherbench.verify.oracles import OracleUnavailable
 
 AES = gcm_model("aes")
@@ -175,6 +177,8 @@ def test_a_64_bit_cipher_is_refused(cipher):
     (lambda: AES.encrypt(bytes(16), bytes(12), b"", b"", tag_bits=80), "128, 120, 112, 104, 96, 64 or 32"),
     (lambda: AES.decrypt(bytes(16), bytes(12), b"", b"", bytes(5)), "got 40"),
     (lambda: AES.encrypt(bytes(16), b"", b"", b""), "IV must be 1 byte or more"),
+    (lambda: gcm_model("aes", tag_bits=48), "got 48"),
+    (lambda: gcm_model("nosuch"), "unknown cipher 'nosuch' for GCM"),
     (lambda: AES.encrypt(bytes(10), bytes(12), b"", b""), "key must be 16, 24 or 32 bytes"),
 ])
 def test_bad_arguments_are_refused_in_one_line(call, why):
@@ -217,3 +221,28 @@ def test_gcm_through_the_lwc_streams(w):
     dec = decrypt_operation(iv, ad, ct, bad_tag, AES.decrypt_unverified(key, iv, ct), success=False,
                             params=params)
     assert output_of(parse_do(to_words(dec.do, w), w)[0]) == (pt, Status.FAILURE)
+
+
+@pytest.mark.parametrize("op", ["encrypt", "decrypt"])
+def test_a_kat_file_through_the_testbench_files_and_back(tmp_path, op):
+    # KAT records -> pdi/sdi/do.txt (expected do from the model) -> the do stream read as an
+    # engine's output -> KAT results equal to the model's; record 2 carries a wrong tag
+    rng = random.Random(op)
+    key = bytes(16)
+    records = []
+    for count, (_, iv, ad, pt, _) in enumerate(_random_rows(rng, (128,), 4), 1):
+        key = key if count == 2 else rng.randbytes(16)
+        ct, tag = AES.encrypt(key, iv, ad, pt)
+        tag = bytes([tag[0] ^ 1]) + tag[1:] if count == 2 else tag
+        records.append(AeadRecord(count, key, iv, ad, pt, ct + tag))
+    params = Params(w=32, block_bytes=16, max_blocks_per_segment=4)
+    operations = kat_operations(records, AES, op, params)
+    assert [bool(o.sdi) for o in operations] == [True, False, True, True]
+    write_tv_files(tmp_path, operations, params)
+    read = read_tv_files(tmp_path)
+    assert read.operations == tuple(operations)
+    results = do_results(records, [o.do for o in read.operations], op, 128)
+    assert results == model_results(records, AES, op)
+    if op == "decrypt":
+        assert [r.failed for r in results] == [False, True, False, False]
+        assert output_of(operations[1].do) == (records[1].pt, Status.FAILURE)  # released plaintext

@@ -7,4 +7,6 @@
 * ``gcm``: GCM (SP 800-38D) over any 128-bit block cipher model of the registry.
 * ``cavp``: the NIST CAVP GCM response files of the ``cryptography-vectors`` package.
 * ``gcm_oracles``: independent GCM implementations to check the model and the engines against.
+* ``aead``: KAT records to LWC operations (pdi, sdi, expected do) through a message-level model, and
+  an engine's do stream back to KAT records.
 """

@@ -1,6 +1,6 @@
 """GCM (NIST SP 800-38D) over any 128-bit block cipher reference model of the registry.
 
-``GcmModel(cipher_model)`` wraps a :class:`~cipherbench.ciphers.base.CipherModel` (``encrypt(key,
+``GcmModel(cipher_model, tag_bits=128)`` wraps a :class:`~cipherbench.ciphers.base.CipherModel` (``encrypt(key,
 block)``, ``block_bits``): ``encrypt(key, iv, ad, pt, tag_bits=128) -> (ct, tag)`` and
 ``decrypt(key, iv, ad, ct, tag) -> pt`` or ``None`` when the tag does not verify. The steps are the
 standard's (section 7.1), nothing cipher-specific:
@@ -50,12 +50,15 @@ def _xor(a: bytes, b: bytes) -> bytes:
 class GcmModel:
     """GCM over ``cipher`` (a 128-bit block cipher model)."""
 
-    def __init__(self, cipher: CipherModel):
+    def __init__(self, cipher: CipherModel, tag_bits: int = 128):
         if cipher.block_bits != 128:
             raise CipherbenchError(f"GCM needs a 128-bit block cipher; {cipher.name} has "
                                    f"{cipher.block_bits}-bit blocks")
         self.cipher = cipher
         self.name = f"{cipher.name}-gcm"
+        self._check(b"", b"", tag_bits)
+        self.tag_bits = tag_bits  # the default of encrypt, and the tag a KAT's CT ends with
+        self.key_sizes = cipher.key_sizes
 
     # --- the standard's functions -----------------------------------------------------------
 
@@ -104,9 +107,10 @@ class GcmModel:
     # --- the mode -----------------------------------------------------------------------------
 
     def encrypt(self, key: bytes, iv: bytes, ad: bytes, pt: bytes,
-                tag_bits: int = 128) -> tuple[bytes, bytes]:
-        """(ciphertext, tag) of ``pt`` with associated data ``ad``."""
+                tag_bits: int | None = None) -> tuple[bytes, bytes]:
+        """(ciphertext, tag) of ``pt`` with associated data ``ad`` (``tag_bits``: the model's)."""
         ad, pt = bytes(ad), bytes(pt)
+        tag_bits = self.tag_bits if tag_bits is None else tag_bits
         self._check(ad, pt, tag_bits)
         h = self.hash_subkey(key)
         j0 = self.j0(h, iv)
@@ -130,7 +134,7 @@ class GcmModel:
         return self.gctr(key, _inc32(self.j0(h, iv)), bytes(ct))
 
 
-def gcm_model(cipher_name: str) -> GcmModel:
+def gcm_model(cipher_name: str, tag_bits: int = 128) -> GcmModel:
     """GCM over the registry's cipher ``cipher_name`` (one-line error for an unknown name)."""
     from cipherbench.ciphers.registry import ciphers
 
@@ -138,4 +142,4 @@ def gcm_model(cipher_name: str) -> GcmModel:
     if cipher_name not in known:
         raise CipherbenchError(f"unknown cipher {cipher_name!r} for GCM; known: "
                                f"{', '.join(sorted(known))}")
-    return GcmModel(known[cipher_name].model())
+    return GcmModel(known[cipher_name].model(), tag_bits)
