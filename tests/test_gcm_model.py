@@ -174,7 +174,8 @@ def test_a_64_bit_cipher_is_refused(cipher):
 
 
 @pytest.mark.parametrize("call, why", [
-    (lambda: AES.encrypt(bytes(16), bytes(12), b"", b"", tag_bits=80), "128, 120, 112, 104, 96, 64 or 32"),
+    (lambda: AES.encrypt(bytes(16), bytes(12), b"", b"", tag_bits=80),
+     "128, 120, 112, 104, 96, 64 or 32"),
     (lambda: AES.decrypt(bytes(16), bytes(12), b"", b"", bytes(5)), "got 40"),
     (lambda: AES.encrypt(bytes(16), b"", b"", b""), "IV must be 1 byte or more"),
     (lambda: gcm_model("aes", tag_bits=48), "got 48"),
@@ -187,7 +188,7 @@ def test_bad_arguments_are_refused_in_one_line(call, why):
     assert "\n" not in str(err.value)
 
 
-# --- the message level: KAT files and LWC streams of GCM -------------------------------------------------
+# --- the message level: KAT files and LWC streams of GCM ----------------------------------------
 
 def test_gcm_kat_written_read_and_decrypted(tmp_path):
     rng = random.Random(3)

@@ -322,7 +322,8 @@ def test_kat_files_written_and_read_back(tmp_path):
     assert aead[1].split_ct(16) == (H("0A0B"), bytes(16))
 
 
-GOOD_KAT = "Count = 1\nKey = 00\nNonce = 01\nPT = \nAD = \nCT = AB\n\nCount = 2\nKey = 00\nNonce = 01\nPT = 02\nAD = \nCT = ABCD\n"
+GOOD_KAT = ("Count = 1\nKey = 00\nNonce = 01\nPT = \nAD = \nCT = AB\n\n"
+            "Count = 2\nKey = 00\nNonce = 01\nPT = 02\nAD = \nCT = ABCD\n")
 
 
 @pytest.mark.parametrize("bad, good, why", [

@@ -98,7 +98,8 @@ def do_results(records: Sequence[AeadRecord], outputs: Sequence[Sequence[Field]]
         data, status = output_of(operation)
         if op == "encrypt":
             if status != Status.SUCCESS:
-                raise CipherbenchError(f"encryption of record Count = {r.count} ended with {status.name}")
+                raise CipherbenchError(f"encryption of record Count = {r.count} ended with "
+                                       f"{status.name}")
             if len(data) != len(r.pt or b"") + tag_bits // 8:
                 raise CipherbenchError(f"encryption of record Count = {r.count} gave {len(data)} "
                                        f"bytes; expected {len(r.pt or b'')} + {tag_bits // 8}")

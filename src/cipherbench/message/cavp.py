@@ -108,9 +108,10 @@ def parse_cavp_gcm(text: str, source: str, encrypt: bool) -> list[GcmVector]:
         if count in seen:
             raise CipherbenchError(f"{where}: duplicate Count = {count} in one section")
         seen.add(count)  # type: ignore[arg-type]
-        vectors.append(GcmVector(encrypt, count, record["Key"], record["IV"], record["AAD"],  # type: ignore[arg-type]
-                                 None if "FAIL" in record else record["PT"], record["CT"],  # type: ignore[arg-type]
-                                 record["Tag"], tuple(params.items()), where))  # type: ignore[arg-type]
+        value: dict = record
+        vectors.append(GcmVector(encrypt, count, value["Key"], value["IV"], value["AAD"],
+                                 None if "FAIL" in record else value["PT"], value["CT"],
+                                 value["Tag"], tuple(params.items()), where))
         record.clear()
 
     for number, raw in enumerate(text.splitlines(), 1):

@@ -1,7 +1,7 @@
 """GCM (NIST SP 800-38D) over any 128-bit block cipher reference model of the registry.
 
-``GcmModel(cipher_model, tag_bits=128)`` wraps a :class:`~cipherbench.ciphers.base.CipherModel` (``encrypt(key,
-block)``, ``block_bits``): ``encrypt(key, iv, ad, pt, tag_bits=128) -> (ct, tag)`` and
+``GcmModel(cipher_model, tag_bits=128)`` wraps a :class:`~cipherbench.ciphers.base.CipherModel`
+(``encrypt(key, block)``, ``block_bits``): ``encrypt(key, iv, ad, pt, tag_bits=128) -> (ct, tag)`` and
 ``decrypt(key, iv, ad, ct, tag) -> pt`` or ``None`` when the tag does not verify. The steps are the
 standard's (section 7.1), nothing cipher-specific:
 
@@ -68,9 +68,11 @@ class GcmModel:
 
     def j0(self, h: bytes, iv: bytes) -> bytes:
         """The pre-counter block J0 (SP 800-38D 7.1 step 2)."""
-        if not isinstance(iv, (bytes, bytearray)) or len(iv) == 0:
+        if not isinstance(iv, (bytes, bytearray)):
+            raise CipherbenchError(f"{self.name} IV must be bytes, got {type(iv).__name__}")
+        if len(iv) == 0:
             raise CipherbenchError(f"{self.name} IV must be 1 byte or more (96 bits recommended), "
-                                   f"got {len(iv) if isinstance(iv, (bytes, bytearray)) else type(iv).__name__}")
+                                   "got 0")
         iv = bytes(iv)
         if len(iv) == IV_96_BYTES:
             return iv + b"\x00\x00\x00\x01"

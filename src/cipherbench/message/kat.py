@@ -159,8 +159,9 @@ def parse_kat(text: str, source: str = "<text>") -> list[Record]:
         if this == "hash":
             records.append(HashRecord(count, fields["Msg"], fields["MD"]))  # type: ignore[arg-type]
         else:
-            records.append(AeadRecord(count, fields["Key"], fields["Nonce"], fields["AD"],  # type: ignore[arg-type]
-                                      fields["PT"], fields["CT"]))  # type: ignore[arg-type]
+            value: dict = fields
+            records.append(AeadRecord(count, value["Key"], value["Nonce"], value["AD"], value["PT"],
+                                      value["CT"]))
         paragraph.clear()
 
     for number, raw in enumerate(text.splitlines(), 1):

@@ -449,7 +449,8 @@ class Operation:
     do: tuple[Field, ...]
     msg_id: int = 1
     key_id: int = 0
-    comment: str = field(default="", compare=False)  # cryptotvgen's "#### MsgID=.., KeyID=.., AD Size=.., PT Size=.." line
+    # cryptotvgen's "#### <operation>" and "#### MsgID=.., KeyID=.., AD Size=.., PT Size=.." lines
+    comment: str = field(default="", compare=False)
 
     @property
     def new_key(self) -> bool:
