@@ -111,6 +111,7 @@ def _entries() -> list[CatalogEntry]:
                      lambda: BarrelRotator(32, "both"), ("i", "amount", "right"), ("o",),
                      {"width": 32, "direction": "both"}),
         *_masked_entries(),
+        *_ghash_entries(),
     ]
 
 
@@ -129,6 +130,33 @@ def _masked_entries() -> list[CatalogEntry]:
                                         ("gf16", "GF(2^4) multiplier (tower field)",
                                          gf16_product(BASIS.n)))
             for shares in (2, 3)]
+
+
+def _ghash_entries() -> list[CatalogEntry]:
+    """GCM's GF(2^128) multipliers (components/ghash_mul.py): fully parallel (combinational) and
+    digit-serial (start/done, latency 128/d clocks)."""
+    from .ghash_mul import GhashMul, GhashMulSerial
+
+    binary = ("a", "b"), ("p",)
+    serial = ("start", "a", "b"), ("busy", "done", "p")
+    parallel = [
+        CatalogEntry("ghash-mul-schoolbook",
+                     "GF(2^128) multiplier (GCM), fully parallel: 128 x 128 partial products",
+                     lambda: GhashMul("schoolbook"), *binary, {"structure": "schoolbook"}),
+        *[CatalogEntry(f"ghash-mul-karatsuba{'' if levels == 1 else levels}",
+                       f"GF(2^128) multiplier (GCM), fully parallel: Karatsuba, {levels} "
+                       f"level{'s' if levels > 1 else ''} (128 -> {128 >> levels}), "
+                       "schoolbook below",
+                       lambda k=levels: GhashMul("karatsuba", k), *binary,
+                       {"structure": "karatsuba", "levels": levels})
+          for levels in (1, 2)],
+    ]
+    return parallel + [
+        CatalogEntry("ghash-mul-bitserial" if d == 1 else f"ghash-mul-digit{d}",
+                     f"GF(2^128) multiplier (GCM), {'bit' if d == 1 else f'{d}-bit digit'}-"
+                     f"serial: {128 // d} clocks a product",
+                     lambda d=d: GhashMulSerial(d), *serial, {"digit": d}, latency=128 // d)
+        for d in (1, 2, 4, 8, 16, 32, 64)]
 
 
 @lru_cache(maxsize=None)

@@ -114,6 +114,23 @@ def reduce(coeffs: Sequence[Value], field: Field) -> list[Value]:
     return [_xor([coeffs[k] for k in range(len(coeffs)) if row >> k & 1]) for row in rows]
 
 
+def check_structure(structure: str, levels: int, field: Field) -> None:
+    """Refuse an unknown structure, or Karatsuba levels that leave no operand to split."""
+    if structure not in STRUCTURES:
+        raise ValueError(f"unknown GHASH multiplier structure {structure!r}; "
+                         f"valid: {', '.join(STRUCTURES)}")
+    if structure == "karatsuba" and not 1 <= levels < field.width.bit_length():
+        raise ValueError(f"Karatsuba levels must be between 1 and log2 of the width "
+                         f"({field.width.bit_length() - 1}), not {levels}")
+
+
+def check_digit(digit: int, field: Field) -> None:
+    """Refuse a digit width that does not divide the field's width (or is all of it)."""
+    if digit < 1 or field.width % digit or digit >= field.width:
+        raise ValueError(f"the digit width must divide {field.width} and be less than it, "
+                         f"not {digit}")
+
+
 class GhashMul(Elaboratable):
     """Fully parallel multiplier in GF(2^n) (default GCM's), combinational: ``p`` = ``a`` * ``b``.
 
@@ -122,12 +139,7 @@ class GhashMul(Elaboratable):
     standard's bit order)."""
 
     def __init__(self, structure: str = "schoolbook", levels: int = 1, field: Field = GCM) -> None:
-        if structure not in STRUCTURES:
-            raise ValueError(f"unknown GHASH multiplier structure {structure!r}; "
-                             f"valid: {', '.join(STRUCTURES)}")
-        if structure == "karatsuba" and not 1 <= levels < field.width.bit_length():
-            raise ValueError(f"Karatsuba levels must be between 1 and log2 of the width, "
-                             f"not {levels}")
+        check_structure(structure, levels, field)
         self.structure, self.levels, self.field = structure, levels, field
         n = field.width
         self.a = Signal(n)
@@ -172,8 +184,7 @@ class GhashMulSerial(Elaboratable):
 
     def __init__(self, digit: int = 1, field: Field = GCM) -> None:
         n = field.width
-        if digit < 1 or n % digit or digit >= n:
-            raise ValueError(f"the digit width must divide {n} and be less than it, not {digit}")
+        check_digit(digit, field)
         self.digit, self.field = digit, field
         self.cycles = n // digit
         self.start = Signal()
