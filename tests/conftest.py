@@ -27,6 +27,7 @@ FAST: tuple[str, ...] = (
     "test_models.py", "test_model_*.py", "test_aes_model.py", "test_vectors.py",
     # units: components, the harness on toy cores, metrics, digests, equivalence of components
     "test_components.py", "test_aes_sbox.py", "test_sim.py", "test_metrics.py", "test_digest.py",
+    "test_kinds.py", "test_imports.py", "test_families.py",
     "test_analysis.py", "test_leakage_*.py", "test_masked_sbox4.py",
     # specs, generation, the docs generated from the registries
     "test_spec.py", "test_docs.py", "test_aes_hw.py::test_manifest_has_the_stable_fields",
@@ -37,6 +38,8 @@ FAST: tuple[str, ...] = (
     # stores, studies (planning), reports and the published figures
     "test_store.py", "test_store_migrations.py", "test_store_transfer.py", "test_studies.py",
     "test_report.py", "test_report_*.py", "test_published.py", "test_nsa_results.py",
+    # the message level: the LWC API's formats and the GCM model
+    "test_message_formats.py", "test_gcm_model.py",
     # one small core per architecture, against an independent oracle
     "test_differential.py::test_cores_agree_with_an_independent_oracle[des/iterative]",
     "test_differential.py::test_cores_agree_with_an_independent_oracle[des/pipelined]",
