@@ -235,7 +235,7 @@ def test_serial_multiplier_with_the_wrong_reduction_is_caught() -> None:
     assert clocks == 32 and product != gf128_mul(MASK128, MASK128)
 
 
-def test_registered_bitserial_entry_gives_the_product_two_clocks_later() -> None:
+def test_registered_bitserial_entry_is_done_2_plus_128_clocks_after_start() -> None:
     """The catalog's wrapper around the bit-serial multiplier: done 2 + 128 clocks after start
     is presented (its input and output registers), with the product."""
     entry = get_component("ghash-mul-bitserial")
