@@ -124,3 +124,17 @@ def test_ranking_by_stored_name() -> None:
     hostile = "<script>alert(1)</script>/iterative"
     assert known_kind_of_name(hostile) is None
     assert not ranks(hostile, reference=True) and not ranks(hostile, reference=False)
+
+
+def _missing(kind: object) -> list[str]:
+    from cipherbench.kinds import DesignKind
+
+    members = [*DesignKind.__annotations__,
+               *(name for name in vars(DesignKind) if not name.startswith("_"))]
+    return [name for name in members if not hasattr(kind, name)]
+
+
+def test_every_kind_answers_the_whole_protocol() -> None:
+    assert {kind.name: _missing(kind) for kind in KINDS} == {"described": [], "generated": []}
+    # Shown able to fail: an object that is no kind lacks the members.
+    assert {"name", "write", "family", "from_provenance"} <= set(_missing(object()))
