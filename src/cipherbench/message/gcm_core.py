@@ -1,0 +1,340 @@
+"""GCM's datapath over any 128-bit block-cipher core: :class:`GcmCore`.
+
+The shape OpenTitan's ``hw/ip/aes`` gives its GCM (``aes_core`` around an unchanged
+``aes_cipher_core``, beside ``aes_ctr`` and ``aes_ghash``): the block core cipherbench generates
+(``kinds.generated.build_core``) is a submodule as it is, driven only through its common interface
+(``core.io``: key channel, input and output streams, docs/interface.md), and the GCM layer names
+no cipher. Every block the layer enciphers goes through the core's own streams, always with
+``decrypt`` = 0 (GCM uses the forward cipher both ways, so an ``ops=encrypt`` core is enough):
+the hash subkey H = E_K(0^128) at key setup, then per message E_K(J0) and the counter blocks
+inc32(J0), inc32^2(J0), ... The GHASH multiplier is a parameter (``multiplier``):
+
+* ``schoolbook``, ``karatsuba``, ``karatsuba2``: :class:`~cipherbench.components.ghash_mul.GhashMul`
+  (combinational; Karatsuba with 1 or 2 levels): one GHASH block a clock;
+* ``serial:d``: :class:`~cipherbench.components.ghash_mul.GhashMulSerial` with digit d (1, 2, 4,
+  .. 64): 128/d clocks a block, and the layer back-pressures its AD and text streams meanwhile.
+
+**Interface** (``GcmCore.signature``; every channel an ``amaranth.lib.stream`` of a struct payload,
+AXI4-Stream handshakes: a transfer on an edge with ``valid`` and ``ready`` high; a source holds its
+payload until then). Blocks are 128 bits, byte 0 in the most significant bits (the core's order).
+
+=========  ====  =================================================================================
+port       dir   payload and meaning
+=========  ====  =================================================================================
+key        in    ``key`` (the core's key width, left-aligned as the core takes it), ``len`` (its
+                 length in bytes). Taken only when idle with nothing in flight; the layer passes it
+                 to the core, then enciphers 0^128 into H. ``keyed`` rises when H is held.
+start      in    ``iv`` (96 bits: J0 = IV || 0^31 || 1), ``decrypt``, ``no_ad``, ``no_text`` (the
+                 message has no AD / no text blocks). Taken when ``keyed`` and idle.
+ad         in    ``block``, ``bytes`` (1..16 valid bytes, the first ones; 16 but on the last block),
+                 ``last``. The AD blocks of the message, unless ``no_ad``; bytes past ``bytes``
+                 are ignored (masked to zero: GHASH's padding).
+din        in    ``block``, ``bytes``, ``last``, as ``ad``: the plaintext (encryption) or ciphertext
+                 (decryption) blocks after the AD, unless ``no_text``.
+dout       out   ``block``, ``bytes``, ``last``: one per ``din`` block, din xor E_K(counter) masked
+                 to its ``bytes`` (zero beyond), same ``bytes`` and ``last``. ``dout`` and ``din``
+                 transfer on the same edge (``din.ready`` follows ``dout.ready``).
+tag_in     in    decryption only: ``tag`` (the received tag, left-aligned), ``bytes`` (its length,
+                 1..16: a truncated tag compares its first bytes). Taken with ``tag``.
+tag        out   ``tag``: encryption: T = E_K(J0) xor S, all 128 bits (truncating is the front
+                 end's business); decryption: 0 (the expected tag is never released: it would
+                 forge any message). ``ok``: decryption: the received tag equals T's first
+                 ``tag_in.bytes`` bytes; encryption: 1. Ends the message.
+keyed      out   H is computed under the key last taken (the key setup is done).
+=========  ====  =================================================================================
+
+**Lengths.** The length block [len(A)]_64 || [len(C)]_64 is counted by the layer from the
+``bytes`` of the blocks it took, so it cannot disagree with them (an LWC front end knows a
+segment's length only segment by segment).
+
+**Scheduling.** After ``start`` the layer issues J0, then counter blocks as fast as the core takes
+them while the message has text blocks left, up to ``ahead`` blocks in flight (so a pipelined core
+with II = 1 fills during the AD, and keeps one block a clock); the results come back in order:
+the first E_K(J0) (kept for the tag), then the key stream, taken only with a ``din`` block (the
+core's output stream back-pressures it meanwhile). Counters issued past the last text block are
+drained (their results discarded) before the next key or message is taken. GHASH takes the AD
+blocks, then each ciphertext block on the edge it passes, then the length block; the tag is
+E_K(J0) xor S as soon as both are there.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
+from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from cipherbench.components.ghash_mul import DIGITS, GhashMul, GhashMulSerial
+from cipherbench.errors import CipherbenchError
+from cipherbench.interface import CoreShape
+
+BLOCK_BITS = 128
+IV_BITS = 96
+AD_LEN_BYTES_BITS = 61      # len(A) < 2^64 bits
+TEXT_LEN_BYTES_BITS = 36    # len(P) <= 2^39 - 256 bits
+MULTIPLIERS = ("schoolbook", "karatsuba", "karatsuba2", *(f"serial:{d}" for d in DIGITS))
+
+BLOCK_LAYOUT = data.StructLayout({"block": BLOCK_BITS, "bytes": 5, "last": 1})
+START_LAYOUT = data.StructLayout({"iv": IV_BITS, "decrypt": 1, "no_ad": 1, "no_text": 1})
+TAG_IN_LAYOUT = data.StructLayout({"tag": BLOCK_BITS, "bytes": 5})
+TAG_LAYOUT = data.StructLayout({"tag": BLOCK_BITS, "ok": 1})
+
+
+def key_layout(shape: CoreShape) -> data.StructLayout:
+    """The key channel's payload: the key as the block core takes it, and its length in bytes."""
+    return data.StructLayout({"key": shape.key_bits, "len": shape.key_len_bits})
+
+
+def gcm_signature(shape: CoreShape) -> wiring.Signature:
+    """The GCM layer's interface (module docstring), seen from the layer."""
+    return wiring.Signature({
+        "key": In(stream.Signature(key_layout(shape))),
+        "start": In(stream.Signature(START_LAYOUT)),
+        "ad": In(stream.Signature(BLOCK_LAYOUT)),
+        "din": In(stream.Signature(BLOCK_LAYOUT)),
+        "tag_in": In(stream.Signature(TAG_IN_LAYOUT)),
+        "dout": Out(stream.Signature(BLOCK_LAYOUT)),
+        "tag": Out(stream.Signature(TAG_LAYOUT)),
+        "keyed": Out(1),
+    })
+
+
+def parse_multiplier(multiplier: str) -> tuple[str, int]:
+    """(structure, levels or digit) of a ``multiplier`` parameter: ``("schoolbook", 0)``,
+    ``("karatsuba", levels)`` or ``("serial", digit)``; one-line error for an unknown name."""
+    if multiplier == "schoolbook":
+        return "schoolbook", 0
+    if multiplier in ("karatsuba", "karatsuba2"):
+        return "karatsuba", 2 if multiplier.endswith("2") else 1
+    digit = multiplier.removeprefix("serial:")
+    if multiplier.startswith("serial:") and digit.isdigit() and int(digit) in DIGITS:
+        return "serial", int(digit)
+    raise CipherbenchError(f"unknown GHASH multiplier {multiplier!r}; valid: "
+                           f"{', '.join(MULTIPLIERS)}")
+
+
+def make_multiplier(multiplier: str) -> GhashMul | GhashMulSerial:
+    """The GHASH multiplier a ``multiplier`` parameter names."""
+    structure, n = parse_multiplier(multiplier)
+    if structure == "serial":
+        return GhashMulSerial(n)
+    return GhashMul(structure, levels=max(n, 1))
+
+
+def byte_mask(count: Value) -> Value:
+    """128 bits: the first ``count`` bytes (from the most significant) ones, the rest zeros."""
+    return Cat(*[(count > 15 - j).replicate(8) for j in range(16)])
+
+
+def length_block(ad_bytes: Value, text_bytes: Value) -> Value:
+    """[len(A)]_64 || [len(C)]_64, the lengths in bits, from byte counts."""
+    return Cat(Const(0, 3), text_bytes, Const(0, 61 - TEXT_LEN_BYTES_BITS),
+               Const(0, 3), ad_bytes)
+
+
+class GhashAcc(Elaboratable):
+    """GHASH's accumulator Y <- (Y xor X) * H around one multiplier.
+
+    Ports: ``h`` (in, the hash subkey), ``clear`` (in: Y <- 0 on this edge), ``take`` (in: X
+    enters on this edge; only when ``free``), ``x`` (in), ``free`` (out: a block may enter; Y is
+    final), ``y`` (out: Y, valid when ``free``). Parallel multipliers: always free, one block a
+    clock. Serial: busy 128/d clocks a block; the next may enter in the clock the product is done.
+    """
+
+    def __init__(self, multiplier: str) -> None:
+        self.mul = make_multiplier(multiplier)
+        self.h = Signal(BLOCK_BITS)
+        self.clear = Signal()
+        self.take = Signal()
+        self.x = Signal(BLOCK_BITS)
+        self.free = Signal()
+        self.y = Signal(BLOCK_BITS)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        m.submodules.mul = mul = self.mul
+        y_reg = Signal(BLOCK_BITS, name="y_reg")
+        m.d.comb += [mul.a.eq(self.y ^ self.x), mul.b.eq(self.h)]
+        if isinstance(mul, GhashMulSerial):
+            m.d.comb += [mul.start.eq(self.take), self.free.eq(~mul.busy),
+                         self.y.eq(Mux(mul.done, mul.p, y_reg))]
+            with m.If(mul.done):
+                m.d.sync += y_reg.eq(mul.p)
+        else:
+            m.d.comb += [self.free.eq(1), self.y.eq(y_reg)]
+            with m.If(self.take):
+                m.d.sync += y_reg.eq(mul.p)
+        with m.If(self.clear):
+            m.d.sync += y_reg.eq(0)
+        return m
+
+
+class Phase(enum.Enum, shape=3):
+    """Where the layer is: idle; enciphering 0^128 for H; taking AD; taking text; hashing the
+    length block; offering the tag."""
+
+    IDLE = 0
+    HASH_KEY = 1
+    AD = 2
+    TEXT = 3
+    LENGTHS = 4
+    TAG = 5
+
+
+class _Regs:
+    """The layer's registers (secworks' naming: what each holds)."""
+
+    def __init__(self, ahead: int) -> None:
+        self.phase = Signal(Phase, name="phase")
+        self.keyed = Signal(name="keyed_reg")
+        self.h = Signal(BLOCK_BITS, name="h_reg")
+        self.iv = Signal(IV_BITS, name="iv_reg")
+        self.counter = Signal(32, name="counter_reg")     # the low 32 bits of the next block
+        self.decrypt = Signal(name="decrypt_reg")
+        self.text_left = Signal(name="text_left_reg")     # text blocks still to come
+        self.zero_sent = Signal(name="zero_sent_reg")     # 0^128 issued for H
+        self.j0_sent = Signal(name="j0_sent_reg", init=1)
+        self.ek_j0_pending = Signal(name="ek_j0_pending_reg")
+        self.ek_j0 = Signal(BLOCK_BITS, name="ek_j0_reg")
+        self.in_flight = Signal(range(ahead + 1), name="in_flight_reg")
+        self.ad_bytes = Signal(AD_LEN_BYTES_BITS, name="ad_bytes_reg")
+        self.text_bytes = Signal(TEXT_LEN_BYTES_BITS, name="text_bytes_reg")
+
+
+class GcmCore(wiring.Component):
+    """GCM over ``block_core`` (a 128-bit core of the common interface, kept unchanged as the
+    submodule ``core``), with the GHASH ``multiplier`` (module docstring) and at most ``ahead``
+    blocks in the core at once. Interface and protocol: the module docstring."""
+
+    def __init__(self, block_core: Elaboratable, shape: CoreShape, multiplier: str = "karatsuba",
+                 ahead: int = 64) -> None:
+        self._MustUse__silence = True   # a refused layer is never elaborated: no warning
+        if shape.block_bits != BLOCK_BITS:
+            raise CipherbenchError(f"GCM needs a 128-bit block core, not {shape.block_bits}-bit")
+        if ahead < 1:
+            raise CipherbenchError(f"ahead must be 1 or more blocks, not {ahead}")
+        parse_multiplier(multiplier)
+        self._MustUse__silence = False
+        self.block_core, self.shape, self.multiplier, self.ahead = \
+            block_core, shape, multiplier, ahead
+        super().__init__(gcm_signature(shape))
+
+    def inc32(self, counter: Value) -> Value:
+        """inc32's low 32 bits: the counter field of the next counter block."""
+        return (counter + 1)[:32]
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        m.submodules.core = core = self.block_core
+        m.submodules.ghash = gh = GhashAcc(self.multiplier)
+        r = _Regs(self.ahead)
+        m.d.comb += [gh.h.eq(r.h), self.keyed.eq(r.keyed)]
+        issue, result = self._key_and_issue(m, r, core.io)
+        self._results(m, r, core.io, result)
+        take_text = self._text(m, r, core.io, gh)
+        self._ad_and_lengths(m, r, gh, take_text)
+        self._tag(m, r, gh)
+        m.d.sync += r.in_flight.eq(r.in_flight + issue - result)
+        return m
+
+    def _key_and_issue(self, m: Module, r: _Regs, io: object) -> tuple[Value, Value]:
+        """The key channel into the core, the start of a message, and the blocks the layer puts
+        into the core: 0^128 for H, then J0 and the counter blocks. Returns the core's input and
+        output transfers."""
+        drained = (r.phase == Phase.IDLE) & (r.in_flight == 0)
+        m.d.comb += [io.key.data.eq(self.key.payload.key), io.key.len.eq(self.key.payload.len),
+                     io.key.valid.eq(self.key.valid & drained),
+                     self.key.ready.eq(io.key.ready & drained)]
+        with m.If(self.key.valid & self.key.ready):
+            m.d.sync += [r.phase.eq(Phase.HASH_KEY), r.keyed.eq(0), r.zero_sent.eq(0)]
+
+        start = self.start.payload
+        m.d.comb += self.start.ready.eq(drained & r.keyed)
+        with m.If(self.start.valid & self.start.ready):
+            m.d.sync += [r.iv.eq(start.iv), r.counter.eq(1), r.decrypt.eq(start.decrypt),
+                         r.j0_sent.eq(0), r.ek_j0_pending.eq(1), r.text_left.eq(~start.no_text),
+                         r.ad_bytes.eq(0), r.text_bytes.eq(0),
+                         r.phase.eq(Mux(~start.no_ad, Phase.AD,
+                                        Mux(~start.no_text, Phase.TEXT, Phase.LENGTHS)))]
+
+        hashing_key = r.phase == Phase.HASH_KEY
+        room = r.in_flight < self.ahead
+        # No counter block past the last text block once that block is in sight: the key stream
+        # it needs is in flight already (J0 not counted).
+        last_covered = self.din.valid & self.din.payload.last & \
+            (r.in_flight > (r.ek_j0_pending & r.j0_sent))
+        wanted = ~r.j0_sent | (r.text_left & ~last_covered)
+        m.d.comb += [io.inp.valid.eq((hashing_key & ~r.zero_sent) | (~hashing_key & room & wanted)),
+                     io.inp.block.eq(Mux(hashing_key, 0, Cat(r.counter, r.iv))),
+                     io.inp.decrypt.eq(0)]
+        issue = io.inp.valid & io.inp.ready
+        with m.If(issue & hashing_key):
+            m.d.sync += r.zero_sent.eq(1)
+        with m.If(issue & ~hashing_key):
+            m.d.sync += [r.counter.eq(self.inc32(r.counter)), r.j0_sent.eq(1)]
+        return issue, io.out.valid & io.out.ready
+
+    def _results(self, m: Module, r: _Regs, io: object, result: Value) -> None:
+        """The core's results in order: H during the key setup, then per message E_K(J0) first;
+        the key stream is taken by ``_text``; results past the last text block are dropped."""
+        with m.If(result & (r.phase == Phase.HASH_KEY)):
+            m.d.sync += [r.h.eq(io.out.block), r.keyed.eq(1), r.phase.eq(Phase.IDLE)]
+        with m.Elif(result & r.ek_j0_pending):
+            m.d.sync += [r.ek_j0.eq(io.out.block), r.ek_j0_pending.eq(0)]
+
+    def _text(self, m: Module, r: _Regs, io: object, gh: GhashAcc) -> Value:
+        """``din`` xor the key stream into ``dout``, the ciphertext into GHASH; the core's output
+        stream's ``ready``. Returns the edge a text block is taken."""
+        din = self.din.payload
+        mask = byte_mask(din.bytes)
+        key_stream_here = (r.phase == Phase.TEXT) & ~r.ek_j0_pending & io.out.valid
+        offer = key_stream_here & self.din.valid & gh.free
+        take_text = offer & self.dout.ready
+        m.d.comb += [self.dout.valid.eq(offer),
+                     self.dout.payload.block.eq((din.block ^ io.out.block) & mask),
+                     self.dout.payload.bytes.eq(din.bytes),
+                     self.dout.payload.last.eq(din.last),
+                     self.din.ready.eq(take_text)]
+        # H and E_K(J0) are always taken; the key stream with a text block; the rest dropped.
+        m.d.comb += io.out.ready.eq((r.phase == Phase.HASH_KEY) | r.ek_j0_pending
+                                    | ~r.text_left | take_text)
+        with m.If(take_text):
+            m.d.sync += r.text_bytes.eq(r.text_bytes + din.bytes)
+            with m.If(din.last):
+                m.d.sync += [r.text_left.eq(0), r.phase.eq(Phase.LENGTHS)]
+        return take_text
+
+    def _ad_and_lengths(self, m: Module, r: _Regs, gh: GhashAcc, take_text: Value) -> None:
+        """GHASH's input: the AD blocks, the ciphertext blocks, then the length block."""
+        ad = self.ad.payload
+        take_ad = (r.phase == Phase.AD) & gh.free & self.ad.valid
+        take_lengths = (r.phase == Phase.LENGTHS) & gh.free
+        m.d.comb += self.ad.ready.eq(take_ad)
+        din = self.din.payload
+        ciphertext = Mux(r.decrypt, din.block & byte_mask(din.bytes), self.dout.payload.block)
+        m.d.comb += [gh.take.eq(take_ad | take_text | take_lengths),
+                     gh.x.eq(Mux(r.phase == Phase.AD, ad.block & byte_mask(ad.bytes),
+                                 Mux(r.phase == Phase.TEXT, ciphertext,
+                                     length_block(r.ad_bytes, r.text_bytes)))),
+                     gh.clear.eq(self.start.valid & self.start.ready)]
+        with m.If(take_ad):
+            m.d.sync += r.ad_bytes.eq(r.ad_bytes + ad.bytes)
+            with m.If(ad.last):
+                m.d.sync += r.phase.eq(Mux(r.text_left, Phase.TEXT, Phase.LENGTHS))
+        with m.If(take_lengths):
+            m.d.sync += r.phase.eq(Phase.TAG)
+
+    def _tag(self, m: Module, r: _Regs, gh: GhashAcc) -> None:
+        """T = E_K(J0) xor S once S and E_K(J0) are there; a decryption waits for the received
+        tag and says whether it matches (never releasing T)."""
+        ready = (r.phase == Phase.TAG) & gh.free & ~r.ek_j0_pending
+        tag = Signal(BLOCK_BITS, name="tag_full")
+        m.d.comb += tag.eq(gh.y ^ r.ek_j0)
+        received = self.tag_in.payload
+        matches = (received.bytes != 0) & \
+            (((tag ^ received.tag) & byte_mask(received.bytes)) == 0)
+        m.d.comb += [self.tag.valid.eq(ready & (~r.decrypt | self.tag_in.valid)),
+                     self.tag.payload.tag.eq(Mux(r.decrypt, 0, tag)),
+                     self.tag.payload.ok.eq(~r.decrypt | matches),
+                     self.tag_in.ready.eq(ready & r.decrypt & self.tag.ready)]
+        with m.If(self.tag.valid & self.tag.ready):
+            m.d.sync += r.phase.eq(Phase.IDLE)
