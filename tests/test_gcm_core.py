@@ -10,7 +10,9 @@ cycle counts).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from amaranth.hdl import Module, Signal, Value
@@ -20,6 +22,7 @@ from cipherbench.errors import CipherbenchError
 from cipherbench.kinds.generated import build_core
 from cipherbench.message.gcm import GcmModel, gcm_model
 from cipherbench.message.gcm_core import GcmCore, byte_mask, length_block
+from cipherbench.rtl import to_verilog
 from cipherbench.spec import parse
 
 AES = "aes-128/iterative:ops=encrypt"
@@ -254,6 +257,34 @@ def test_over_a_full_aes_pipeline_one_block_a_clock() -> None:
     latency = 10 + 1   # aes-128 full pipeline: ten round units (manifest latency), then the tag
     assert outcomes[0].cycles <= latency + 4 + 3
     print(f"\naes-128/pipelined + karatsuba, 64-byte message: {outcomes[0].cycles} clocks")
+
+
+def test_a_pipeline_behind_a_slow_multiplier_and_a_slow_consumer() -> None:
+    """The layer back-pressures a full pipeline: serial:8 GHASH (16 clocks a block), at most 3
+    blocks in the core (``ahead``), dout and tag not ready 40% of the clocks, new keys between
+    messages while unused counter blocks drain: still the model's results."""
+    rng = random.Random(11)
+    model = gcm_model("aes")
+    messages = _shapes(K0, rng)[:4] + _shapes(K1, rng)[2:4]
+    messages[-1].decrypt, messages[-1].tag = True, bytes(16)
+    dut = make_gcm("aes-128/pipelined:ops=encrypt", "serial:8", ahead=3)
+    outcomes = check(model, dut, messages, stall=0.4)
+    assert [out.ok for out in outcomes] == [True] * 5 + [False]
+
+
+def test_verilog_through_yosys_with_the_core_a_module_of_its_own(tmp_path: Path) -> None:
+    """rtl.to_verilog (Amaranth's RTLIL, then Yosys) writes the layer; the block core and the
+    GHASH unit are instances of modules of their own, the core's ports the common interface's."""
+    dut = make_gcm(AES, "serial:8")
+    ports = [Value.cast(v) for _path, _member, v in dut.signature.flatten(dut)]
+    text = to_verilog(dut, ports, "gcm_aes", tmp_path).read_text()
+    modules = re.findall(r"^module (\S+) ?\(([^)]*)\)", text, re.M)
+    names = {name.lstrip("\\"): ports for name, ports in modules}
+    assert {"gcm_aes", "gcm_aes.core", "gcm_aes.ghash", "gcm_aes.ghash.mul"} <= set(names)
+    assert {"key_valid", "key_ready", "in_valid", "in_ready", "out_valid", "out_ready",
+            "out_block"} <= {p.strip() for p in names["gcm_aes.core"].split(",")}
+    assert {"din__payload", "dout__payload", "tag__valid", "keyed"} <= \
+        {p.strip() for p in names["gcm_aes"].split(",")}
 
 
 def test_cycles_of_a_64_byte_message_printed() -> None:
