@@ -17,7 +17,9 @@ from cipherbench.message.lwc_io import LwcDesign, write_lwc_design
 from cipherbench.message.ports import LwcShape
 from cipherbench.message.toy import DummyEngine, dummy_decrypt, dummy_encrypt, dummy_hash
 from cipherbench.verify import message_sim
+from cipherbench.message.tvfiles import RULE
 from cipherbench.verify.message_sim import MessageSimulator
+from test_message_formats import DUMMY_W8_DO, DUMMY_W8_PDI, DUMMY_W8_SDI
 
 H = bytes.fromhex
 
@@ -116,6 +118,25 @@ def test_the_dummy_kat_passes_through_the_front_end(simulator, w):
     run = simulator(w).run(kat_operations(Params(w=w))).check()
     assert [m.msg_id for m in run.messages] == [1, 2, 3, 22, 23, 30]
     assert all(m.status == Status.SUCCESS for m in run.messages)
+
+
+def _write_dummy_files(folder, do_text: str = DUMMY_W8_DO) -> None:
+    for name, body in (("pdi.txt", DUMMY_W8_PDI), ("sdi.txt", DUMMY_W8_SDI), ("do.txt", do_text)):
+        (folder / name).write_text(f"{RULE}\n# {name}\n{RULE}\n\n{body}###EOF\n")
+
+
+def test_cryptotvgens_files_of_the_dummy_kat_pass(simulator, tmp_path):
+    _write_dummy_files(tmp_path)
+    run = simulator(8).run_tv_files(tmp_path, stall_seed=3).check()
+    assert [(m.msg_id, m.status) for m in run.messages] == [
+        (1, Status.SUCCESS), (2, Status.SUCCESS), (3, Status.SUCCESS)]
+    # the same files with one tag byte spoiled in do.txt
+    _write_dummy_files(tmp_path, DUMMY_W8_DO.replace("DAT = 6D7C09A0", "DAT = 6D7C09A1", 1))
+    with pytest.raises(CipherbenchError,
+                       match=r"^message 1 \(msg id 1, ENC\) failed at do word 11 .* 6D 7C 09 A1"):
+        simulator(8).run_tv_files(tmp_path).check()
+    with pytest.raises(CipherbenchError, match="test vectors for w = 8, sw = 8"):
+        simulator(32).run_tv_files(tmp_path)
 
 
 @pytest.mark.parametrize("w, stall_seed", [(32, None), (32, 11), (128, None), (128, 12), (8, 13)])

@@ -12,6 +12,7 @@ do_last and X digits for don't care, ``M`` per message), runs it, optionally sta
 at random with a seed, and reads back every do word taken and, per message, the cycle its
 instruction (ENC/DEC/HASH) was taken and the cycle its status word was taken.
 ``MessageRun.check()`` raises a one-line error naming the first failing message in full.
+``run_tv_files`` runs cryptotvgen's pdi.txt/sdi.txt/do.txt through the same word list.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Sequence
 from ..errors import CipherbenchError, ToolFailed
 from ..message.lwc import Instruction, Opcode, Operation, Params, Status, to_words
 from ..message.ports import LwcShape
+from ..message.tvfiles import read_tv_files
 from .sim import (_CXX_FLAGS, _MAKE_VARS, _VERILATOR_OPTS, _cache_root, _first_error, _verilator,
                   build_timeout_s)
 
@@ -221,6 +223,16 @@ class MessageSimulator:
                                  f"{timeout_s:.0f} s ({len(operations)} messages)") from exc
             report = events.read_text() if events.exists() else ""
         return self._results(operations, report, proc)
+
+    def run_tv_files(self, folder: Path, **options) -> MessageRun:
+        """Run the operations of cryptotvgen's pdi.txt, sdi.txt and do.txt in ``folder``
+        (``message/tvfiles.py``), written for this design's widths."""
+        tv = read_tv_files(folder)
+        if (tv.w, tv.sw) != (self.shape.w, self.shape.key_width):
+            raise CipherbenchError(f"{folder}: test vectors for w = {tv.w}, sw = {tv.sw}; "
+                                   f"{self.top} has w = {self.shape.w}, sw = "
+                                   f"{self.shape.key_width}")
+        return self.run(tv.operations, **options)
 
     def _results(self, operations: list[Operation], report: str,
                  proc: subprocess.CompletedProcess) -> MessageRun:
