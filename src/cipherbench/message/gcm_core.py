@@ -24,16 +24,19 @@ port       dir   payload and meaning
 key        in    ``key`` (the core's key width, left-aligned as the core takes it), ``len`` (its
                  length in bytes). Taken only when idle with nothing in flight; the layer passes it
                  to the core, then enciphers 0^128 into H. ``keyed`` rises when H is held.
-start      in    ``iv`` (96 bits: J0 = IV || 0^31 || 1), ``decrypt``, ``no_ad``, ``no_text`` (the
-                 message has no AD / no text blocks). Taken when ``keyed`` and idle.
-ad         in    ``block``, ``bytes`` (1..16 valid bytes, the first ones; 16 but on the last block),
-                 ``last``. The AD blocks of the message, unless ``no_ad``; bytes past ``bytes``
-                 are ignored (masked to zero: GHASH's padding).
+start      in    ``iv`` (96 bits: J0 = IV || 0^31 || 1), ``decrypt``. Taken when ``keyed``, idle
+                 and drained.
+ad         in    ``block``, ``bytes`` (valid bytes, the first ones: 16 but on the last block),
+                 ``last``: the AD blocks of the message; bytes past ``bytes`` are ignored (masked
+                 to zero: GHASH's padding). No AD: one block of 0 bytes with ``last`` (a 0-byte
+                 block is skipped), as the LWC front end gives one word of 0 bytes for an empty
+                 segment.
 din        in    ``block``, ``bytes``, ``last``, as ``ad``: the plaintext (encryption) or ciphertext
-                 (decryption) blocks after the AD, unless ``no_text``.
-dout       out   ``block``, ``bytes``, ``last``: one per ``din`` block, din xor E_K(counter) masked
-                 to its ``bytes`` (zero beyond), same ``bytes`` and ``last``. ``dout`` and ``din``
-                 transfer on the same edge (``din.ready`` follows ``dout.ready``).
+                 (decryption) blocks after the AD's last; no text: one block of 0 bytes, ``last``.
+dout       out   ``block``, ``bytes``, ``last``: one per non-empty ``din`` block, din xor
+                 E_K(counter) masked to its ``bytes`` (zero beyond), same ``bytes`` and ``last``.
+                 ``dout`` and ``din`` transfer on the same edge (``din.ready`` follows
+                 ``dout.ready``).
 tag_in     in    decryption only: ``tag`` (the received tag, left-aligned), ``bytes`` (its length,
                  1..16: a truncated tag compares its first bytes). Taken with ``tag``.
 tag        out   ``tag``: encryption: T = E_K(J0) xor S, all 128 bits (truncating is the front
@@ -48,8 +51,9 @@ keyed      out   H is computed under the key last taken (the key setup is done).
 segment's length only segment by segment).
 
 **Scheduling.** After ``start`` the layer issues J0, then counter blocks as fast as the core takes
-them while the message has text blocks left, up to ``ahead`` blocks in flight (so a pipelined core
-with II = 1 fills during the AD, and keeps one block a clock); the results come back in order:
+them, up to ``ahead`` blocks in flight (so a pipelined core with II = 1 fills during the AD, and
+keeps one block a clock), until the last ``din`` block is in sight and its key stream is issued
+(none for an empty text); the results come back in order:
 the first E_K(J0) (kept for the tag), then the key stream, taken only with a ``din`` block (the
 core's output stream back-pressures it meanwhile). Counters issued past the last text block are
 drained (their results discarded) before the next key or message is taken. GHASH takes the AD
@@ -74,7 +78,7 @@ TEXT_LEN_BYTES_BITS = 36    # len(P) <= 2^39 - 256 bits
 MULTIPLIERS = ("schoolbook", "karatsuba", "karatsuba2", *(f"serial:{d}" for d in DIGITS))
 
 BLOCK_LAYOUT = data.StructLayout({"block": BLOCK_BITS, "bytes": 5, "last": 1})
-START_LAYOUT = data.StructLayout({"iv": IV_BITS, "decrypt": 1, "no_ad": 1, "no_text": 1})
+START_LAYOUT = data.StructLayout({"iv": IV_BITS, "decrypt": 1})
 TAG_IN_LAYOUT = data.StructLayout({"tag": BLOCK_BITS, "bytes": 5})
 TAG_LAYOUT = data.StructLayout({"tag": BLOCK_BITS, "ok": 1})
 
@@ -251,17 +255,16 @@ class GcmCore(wiring.Component):
         m.d.comb += self.start.ready.eq(drained & r.keyed)
         with m.If(self.start.valid & self.start.ready):
             m.d.sync += [r.iv.eq(start.iv), r.counter.eq(1), r.decrypt.eq(start.decrypt),
-                         r.j0_sent.eq(0), r.ek_j0_pending.eq(1), r.text_left.eq(~start.no_text),
-                         r.ad_bytes.eq(0), r.text_bytes.eq(0),
-                         r.phase.eq(Mux(~start.no_ad, Phase.AD,
-                                        Mux(~start.no_text, Phase.TEXT, Phase.LENGTHS)))]
+                         r.j0_sent.eq(0), r.ek_j0_pending.eq(1), r.text_left.eq(1),
+                         r.ad_bytes.eq(0), r.text_bytes.eq(0), r.phase.eq(Phase.AD)]
 
         hashing_key = r.phase == Phase.HASH_KEY
         room = r.in_flight < self.ahead
-        # No counter block past the last text block once that block is in sight: the key stream
-        # it needs is in flight already (J0 not counted).
-        last_covered = self.din.valid & self.din.payload.last & \
-            (r.in_flight > (r.ek_j0_pending & r.j0_sent))
+        # No counter block past the last text block once that block is in sight: it is empty, or
+        # the key stream it needs is in flight already (J0 not counted).
+        din = self.din.payload
+        last_covered = self.din.valid & din.last & \
+            ((din.bytes == 0) | (r.in_flight > (r.ek_j0_pending & r.j0_sent)))
         wanted = ~r.j0_sent | (r.text_left & ~last_covered)
         m.d.comb += [io.inp.valid.eq((hashing_key & ~r.zero_sent) | (~hashing_key & room & wanted)),
                      io.inp.block.eq(Mux(hashing_key, 0, Cat(r.counter, r.iv))),
@@ -286,18 +289,19 @@ class GcmCore(wiring.Component):
         stream's ``ready``. Returns the edge a text block is taken."""
         din = self.din.payload
         mask = byte_mask(din.bytes)
-        key_stream_here = (r.phase == Phase.TEXT) & ~r.ek_j0_pending & io.out.valid
-        offer = key_stream_here & self.din.valid & gh.free
+        here = (r.phase == Phase.TEXT) & self.din.valid
+        empty = here & (din.bytes == 0)   # the empty text: no key stream, no dout, no GHASH
+        offer = here & (din.bytes != 0) & ~r.ek_j0_pending & io.out.valid & gh.free
         take_text = offer & self.dout.ready
         m.d.comb += [self.dout.valid.eq(offer),
                      self.dout.payload.block.eq((din.block ^ io.out.block) & mask),
                      self.dout.payload.bytes.eq(din.bytes),
                      self.dout.payload.last.eq(din.last),
-                     self.din.ready.eq(take_text)]
+                     self.din.ready.eq(take_text | empty)]
         # H and E_K(J0) are always taken; the key stream with a text block; the rest dropped.
         m.d.comb += io.out.ready.eq((r.phase == Phase.HASH_KEY) | r.ek_j0_pending
                                     | ~r.text_left | take_text)
-        with m.If(take_text):
+        with m.If(take_text | empty):
             m.d.sync += r.text_bytes.eq(r.text_bytes + din.bytes)
             with m.If(din.last):
                 m.d.sync += [r.text_left.eq(0), r.phase.eq(Phase.LENGTHS)]
@@ -306,12 +310,13 @@ class GcmCore(wiring.Component):
     def _ad_and_lengths(self, m: Module, r: _Regs, gh: GhashAcc, take_text: Value) -> None:
         """GHASH's input: the AD blocks, the ciphertext blocks, then the length block."""
         ad = self.ad.payload
-        take_ad = (r.phase == Phase.AD) & gh.free & self.ad.valid
+        here = (r.phase == Phase.AD) & self.ad.valid
+        take_ad = here & (gh.free | (ad.bytes == 0))   # an empty block skips GHASH
         take_lengths = (r.phase == Phase.LENGTHS) & gh.free
         m.d.comb += self.ad.ready.eq(take_ad)
         din = self.din.payload
         ciphertext = Mux(r.decrypt, din.block & byte_mask(din.bytes), self.dout.payload.block)
-        m.d.comb += [gh.take.eq(take_ad | take_text | take_lengths),
+        m.d.comb += [gh.take.eq((take_ad & (ad.bytes != 0)) | take_text | take_lengths),
                      gh.x.eq(Mux(r.phase == Phase.AD, ad.block & byte_mask(ad.bytes),
                                  Mux(r.phase == Phase.TEXT, ciphertext,
                                      length_block(r.ad_bytes, r.text_bytes)))),
@@ -319,7 +324,7 @@ class GcmCore(wiring.Component):
         with m.If(take_ad):
             m.d.sync += r.ad_bytes.eq(r.ad_bytes + ad.bytes)
             with m.If(ad.last):
-                m.d.sync += r.phase.eq(Mux(r.text_left, Phase.TEXT, Phase.LENGTHS))
+                m.d.sync += r.phase.eq(Phase.TEXT)
         with m.If(take_lengths):
             m.d.sync += r.phase.eq(Phase.TAG)
 
