@@ -206,10 +206,12 @@ def _shapes(key: bytes, rng: random.Random) -> list[Message]:
             for a, p in [(17, 0), (0, 1), (15, 33), (16, 16), (0, 0), (1, 17)]]
 
 
-def test_messages_of_every_shape_a_new_key_between_and_back_pressure_serial() -> None:
+@pytest.mark.parametrize("multiplier", ["serial:8", "karatsuba2"])
+def test_messages_of_every_shape_a_new_key_between_and_back_pressure(multiplier: str) -> None:
     """Lengths that are not multiples of 16, AD only, text only, a new key between messages,
     encryptions and decryptions, with dout and tag not ready a third of the clocks: each equals
-    the model, with the digit-serial multiplier (d = 8, the layer back-pressures)."""
+    the model, with a digit-serial multiplier (d = 8: the layer back-pressures its inputs) and
+    the two-level Karatsuba one."""
     rng = random.Random(7)
     model = gcm_model("aes")
     keys = [bytes(rng.randrange(256) for _ in range(16)) for _ in range(2)]
@@ -217,7 +219,7 @@ def test_messages_of_every_shape_a_new_key_between_and_back_pressure_serial() ->
     for msg in messages[3::2]:   # some decrypted, with their right tag
         msg.decrypt = True
         msg.text, msg.tag = model.encrypt(msg.key, msg.iv, msg.ad, msg.text)
-    outcomes = check(model, make_gcm(AES, "serial:8"), messages, stall=0.35)
+    outcomes = check(model, make_gcm(AES, multiplier), messages, stall=0.35)
     assert all(out.ok for out in outcomes)
 
 
@@ -353,3 +355,12 @@ def test_refused_parameters_are_one_line() -> None:
     des._MustUse__silence = True
     with pytest.raises(CipherbenchError, match="128-bit block core, not 64-bit"):
         GcmCore(des, des_shape)
+
+
+def test_bit_serial_multiplier_128_clocks_a_ghash_block() -> None:
+    """serial:1: one AD block, one text block and the length block, 128 clocks each, after the
+    two encryptions (J0, then the counter block)."""
+    model = gcm_model("aes")
+    (out,), _keyed = simulate(make_gcm(AES, "serial:1"), [Message(K1, IV1, A4[:16], P4[:16])])
+    assert (out.text, out.tag) == model.encrypt(K1, IV1, A4[:16], P4[:16])
+    assert 3 * 128 <= out.cycles <= 3 * 128 + 2 * 12
