@@ -8,10 +8,10 @@ Pre-processor (pdi, sdi -> key, bdi, header queue)
     passes the key words to the engine (``key``, ``last`` on the final one). ``ENC``/``DEC``/
     ``HASH``: reads segment headers (``32/w`` words for w < 32, one otherwise) and passes each
     segment's data words to the engine (``bdi``) with the header's type and flags and the valid
-    bytes of each word; an empty segment gives one word of 0 bytes. For each output segment it queues what the
-    post-processor is to write: a CT header (ENC) or PT header (DEC, Last on the final one) as each
-    PT/CT header is read, then after the input's Last segment the TAG header (ENC, ``tag_bytes``)
-    or HASH_VALUE header (HASH, ``digest_bytes``), and a status entry.
+    bytes of each word; an empty segment gives one word of 0 bytes. For each output segment it
+    queues what the post-processor is to write: a CT header (ENC) or PT header (DEC, Last on the
+    final one) as each PT/CT header is read, then after the input's Last segment the TAG header
+    (ENC, ``tag_bytes``) or HASH_VALUE header (HASH, ``digest_bytes``), and a status entry.
 
 Post-processor (header queue, bdo, status -> do)
     Takes the queue's entries in order: a header is written (as the input's words), then its
@@ -34,9 +34,10 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib.fifo import SyncFIFO
 from amaranth.lib.wiring import Component, In, Out
 
+from ..interface import Channel
 from ..rtl import to_verilog
 from .lwc import HEADER_BITS, Opcode, Segment, Status
-from .ports import Channel, EngineSignature, LwcShape, bdi_channel
+from .ports import EngineSignature, LwcShape, bdi_channel
 
 _ENTRY_BITS = HEADER_BITS + 1  # bit 32: a status entry
 

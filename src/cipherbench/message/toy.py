@@ -32,7 +32,7 @@ from .ports import EngineSignature, LwcShape
 KEY_BYTES, NPUB_BYTES, TAG_BYTES, DIGEST_BYTES, BLOCK_BYTES = 16, 12, 16, 32, 16
 
 
-# --- the model -------------------------------------------------------------------------------------
+# --- the model -----------------------------------------------------------------------------------
 
 def _xor(*parts: bytes) -> bytes:
     return bytes(reduce(int.__xor__, column) for column in zip(*parts))
@@ -105,6 +105,26 @@ def _slot(value, index, w: int, bits: int):
         index, w)
 
 
+class _Registers:
+    """The engine's state: the key, the nonce, the tag accumulator, the hash state, byte counts,
+    a word index and the verdict; ``tag`` is the tag they give."""
+
+    def __init__(self, w: int):
+        self.key, self.npub, self.accum = Signal(128), Signal(128), Signal(128)
+        self.hstate = Signal(256)
+        self.ad_len, self.msg_len, self.hash_len = Signal(32), Signal(32), Signal(32)
+        self.npub_len = Signal(5)
+        self.index, self.fail = Signal(range(256 // w + 1)), Signal()
+        lengths = Cat(Const(0, 3), self.msg_len, Const(0, 29), Const(0, 3), self.ad_len,
+                      Const(0, 29))  # 64-bit 8*|AD| || 64-bit 8*|PT|, big-endian
+        self.tag = self.key ^ self.npub ^ self.accum ^ lengths
+
+    def per_message(self) -> list[Signal]:
+        """What is cleared after every message (all but the key)."""
+        return [self.npub, self.accum, self.hstate, self.ad_len, self.msg_len, self.hash_len,
+                self.npub_len, self.index, self.fail]
+
+
 class DummyEngine(Component):
     """dummy_lwc behind the LWC front end (``ports.EngineSignature``), a word a clock."""
 
@@ -117,29 +137,22 @@ class DummyEngine(Component):
     def elaborate(self, platform) -> Module:
         m = Module()
         w, sw = self.shape.w, self.shape.key_width
-        key, npub, accum = Signal(128), Signal(128), Signal(128)
-        hstate = Signal(256)
-        ad_len, msg_len, hash_len, npub_len = Signal(32), Signal(32), Signal(32), Signal(5)
-        index, fail = Signal(range(256 // w + 1)), Signal()
-        init = key ^ npub
-        bit_lengths = Cat(Const(0, 3), msg_len, Const(0, 29), Const(0, 3), ad_len, Const(0, 29))
-        tag = init ^ accum ^ bit_lengths
+        r = _Registers(w)
         with m.FSM():
             with m.State("INPUT"):
                 m.d.comb += self.key.ready.eq(1)
                 with m.If(self.key.valid):
-                    m.d.sync += key.eq(Cat(self.key.data, key)[:128] if sw < 128 else self.key.data)
-                self._input(m, key, npub, accum, hstate, ad_len, msg_len, hash_len, npub_len,
-                            index, fail, tag)
+                    m.d.sync += r.key.eq(Cat(self.key.data, r.key)[:128] if sw < 128
+                                         else self.key.data)
+                self._input(m, r)
             with m.State("TAG"):
-                self._output(m, _slot(tag, index, w, 128), index, 128 // w)
+                self._output(m, _slot(r.tag, r.index, w, 128), r.index, 128 // w)
             with m.State("DIGEST"):
-                self._output(m, _slot(hstate, index, w, 256), index, 256 // w)
+                self._output(m, _slot(r.hstate, r.index, w, 256), r.index, 256 // w)
             with m.State("STATUS"):
-                m.d.comb += [self.status.valid.eq(1), self.status.fail.eq(fail)]
+                m.d.comb += [self.status.valid.eq(1), self.status.fail.eq(r.fail)]
                 with m.If(self.status.ready):
-                    m.d.sync += [x.eq(0) for x in (npub, accum, hstate, ad_len, msg_len, hash_len,
-                                                   npub_len, index, fail)]
+                    m.d.sync += [x.eq(0) for x in r.per_message()]
                     m.next = "INPUT"
         return m
 
@@ -150,9 +163,10 @@ class DummyEngine(Component):
             with m.If(index == words - 1):
                 m.next = "STATUS"
 
-    def _input(self, m: Module, key, npub, accum, hstate, ad_len, msg_len, hash_len, npub_len,
-               index, fail, tag) -> None:
+    def _input(self, m: Module, r: "_Registers") -> None:
         w = self.shape.w
+        key, npub, accum, hstate, index, fail = r.key, r.npub, r.accum, r.hstate, r.index, r.fail
+        ad_len, msg_len, hash_len, npub_len = r.ad_len, r.msg_len, r.hash_len, r.npub_len
         bdi, bdo = self.bdi, self.bdo
         n = bdi.bytes
         taken = Signal()
@@ -190,7 +204,7 @@ class DummyEngine(Component):
                                            ^ Mux(bdi.eot, _pad(hash_len + n, 32), 0))]
             with m.Case(Segment.TAG):
                 m.d.comb += bdi.ready.eq(1)
-                with m.If(taken & (bdi.data != _slot(tag, index, w, 128))):
+                with m.If(taken & (bdi.data != _slot(r.tag, index, w, 128))):
                     m.d.sync += fail.eq(1)
                 with m.If(taken):
                     m.d.sync += index.eq(index + 1)
