@@ -20,9 +20,13 @@ Post-processor (header queue, bdo, status -> do)
 
 The queue is a FIFO of ``queue_depth`` entries (33 bits: a status flag and a header). An engine
 that produces each output word from the input word that carries it, and the tag after its input,
-never fills it. Timing: one cycle per instruction or header word and one per data word on either
-side (data pass straight through from pdi to the engine and from the engine to do), one cycle to
-queue a PT/CT header and one per end-of-operation entry.
+never fills it.
+
+Timing: on pdi and sdi, a clock per instruction and header word and one more after each header
+(the output header of a PT/CT segment is queued then); data words pass straight through, pdi to
+the engine and the engine to do, a word a clock; on do, a clock per header word, data word and
+status word. The pre-processor may read the next operation while the post-processor still writes
+the last one's tag.
 """
 
 from __future__ import annotations

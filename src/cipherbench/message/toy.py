@@ -16,7 +16,10 @@ of 16 bytes, everything big-endian):
 
 The engine takes a word a clock: CT/PT words go straight through (one output word per input
 word), the tag or digest follows the input at a word a clock, the status after it. ``fault=True``
-flips the top bit of every CT/PT output word (a broken engine for the tests).
+flips the top bit of every CT/PT output word (a broken engine for the tests). Behind the front
+end, from its ENC instruction taken to its status word taken, an encryption after a key load
+takes 20 clocks at w = 32 for empty AD and PT, 28 for 16 bytes of each, 52 for 64 of each
+(w = 128: 15, 17, 23; w = 8: 56, 88, 184), measured with verify/message_sim.py.
 """
 
 from __future__ import annotations
