@@ -24,8 +24,8 @@ port       dir   payload and meaning
 key        in    ``key`` (the core's key width, left-aligned as the core takes it), ``len`` (its
                  length in bytes). Taken only when idle with nothing in flight; the layer passes it
                  to the core, then enciphers 0^128 into H. ``keyed`` rises when H is held.
-start      in    ``iv`` (96 bits: J0 = IV || 0^31 || 1), ``decrypt``. Taken when ``keyed``, idle
-                 and drained.
+start      in    ``iv`` (96 bits: J0 = IV || 0^31 || 1), ``decrypt``. Taken when ``keyed`` and
+                 idle (after the previous tag).
 ad         in    ``block``, ``bytes`` (valid bytes, the first ones: 16 but on the last block),
                  ``last``: the AD blocks of the message; bytes past ``bytes`` are ignored (masked
                  to zero: GHASH's padding). No AD: one block of 0 bytes with ``last`` (a 0-byte
@@ -55,8 +55,9 @@ them, up to ``ahead`` blocks in flight (so a pipelined core with II = 1 fills du
 keeps one block a clock), until the last ``din`` block is in sight and its key stream is issued
 (none for an empty text); the results come back in order:
 the first E_K(J0) (kept for the tag), then the key stream, taken only with a ``din`` block (the
-core's output stream back-pressures it meanwhile). Counters issued past the last text block are
-drained (their results discarded) before the next key or message is taken. GHASH takes the AD
+core's output stream back-pressures it meanwhile). Counters issued past the last text block
+have their results dropped; the next message may start meanwhile (its J0 queues behind them), a new
+key waits until none is left in the core. GHASH takes the AD
 blocks, then each ciphertext block on the edge it passes, then the length block; the tag is
 E_K(J0) xor S as soon as both are there.
 """
@@ -200,6 +201,7 @@ class _Regs:
         self.ek_j0_pending = Signal(name="ek_j0_pending_reg")
         self.ek_j0 = Signal(BLOCK_BITS, name="ek_j0_reg")
         self.in_flight = Signal(range(ahead + 1), name="in_flight_reg")
+        self.drop = Signal(range(ahead + 1), name="drop_reg")  # a past message's results ahead
         self.ad_bytes = Signal(AD_LEN_BYTES_BITS, name="ad_bytes_reg")
         self.text_bytes = Signal(TEXT_LEN_BYTES_BITS, name="text_bytes_reg")
 
@@ -238,6 +240,10 @@ class GcmCore(wiring.Component):
         self._ad_and_lengths(m, r, gh, take_text)
         self._tag(m, r, gh)
         m.d.sync += r.in_flight.eq(r.in_flight + issue - result)
+        # Past the tag every block still in the core is a counter past the text: dropped, while
+        # the next message's J0 queues behind them.
+        with m.If(self.tag.valid & self.tag.ready):
+            m.d.sync += r.drop.eq(r.in_flight - result)
         return m
 
     def _key_and_issue(self, m: Module, r: _Regs, io: object) -> tuple[Value, Value]:
@@ -252,7 +258,7 @@ class GcmCore(wiring.Component):
             m.d.sync += [r.phase.eq(Phase.HASH_KEY), r.keyed.eq(0), r.zero_sent.eq(0)]
 
         start = self.start.payload
-        m.d.comb += self.start.ready.eq(drained & r.keyed)
+        m.d.comb += self.start.ready.eq((r.phase == Phase.IDLE) & r.keyed)
         with m.If(self.start.valid & self.start.ready):
             m.d.sync += [r.iv.eq(start.iv), r.counter.eq(1), r.decrypt.eq(start.decrypt),
                          r.j0_sent.eq(0), r.ek_j0_pending.eq(1), r.text_left.eq(1),
@@ -277,9 +283,12 @@ class GcmCore(wiring.Component):
         return issue, io.out.valid & io.out.ready
 
     def _results(self, m: Module, r: _Regs, io: object, result: Value) -> None:
-        """The core's results in order: H during the key setup, then per message E_K(J0) first;
-        the key stream is taken by ``_text``; results past the last text block are dropped."""
-        with m.If(result & (r.phase == Phase.HASH_KEY)):
+        """The core's results in order: first those a past message left (dropped); H during the
+        key setup; per message E_K(J0) first, then the key stream, taken by ``_text``; results
+        past the last text block are dropped."""
+        with m.If(result & (r.drop != 0)):
+            m.d.sync += r.drop.eq(r.drop - 1)
+        with m.Elif(result & (r.phase == Phase.HASH_KEY)):
             m.d.sync += [r.h.eq(io.out.block), r.keyed.eq(1), r.phase.eq(Phase.IDLE)]
         with m.Elif(result & r.ek_j0_pending):
             m.d.sync += [r.ek_j0.eq(io.out.block), r.ek_j0_pending.eq(0)]
@@ -300,7 +309,7 @@ class GcmCore(wiring.Component):
                      self.din.ready.eq(take_text | empty)]
         # H and E_K(J0) are always taken; the key stream with a text block; the rest dropped.
         m.d.comb += io.out.ready.eq((r.phase == Phase.HASH_KEY) | r.ek_j0_pending
-                                    | ~r.text_left | take_text)
+                                    | ~r.text_left | (r.drop != 0) | take_text)
         with m.If(take_text | empty):
             m.d.sync += r.text_bytes.eq(r.text_bytes + din.bytes)
             with m.If(din.last):
