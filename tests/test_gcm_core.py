@@ -263,8 +263,25 @@ def test_over_a_full_aes_pipeline_one_block_a_clock() -> None:
     outcomes = check(model, make_gcm("aes-128/pipelined:ops=encrypt", "karatsuba"), messages)
     latency = 10 + 1   # aes-128 full pipeline: ten round units (manifest latency), then the tag
     assert outcomes[0].cycles <= latency + 4 + 3
+    # The next message starts after the tag, not after the counters past the text drain.
+    assert outcomes[1].start - outcomes[0].start <= outcomes[0].cycles + 2
     print(f"\naes-128/pipelined + karatsuba, 64-byte message: {outcomes[0].cycles} clocks "
           f"(start to tag), {outcomes[1].start - outcomes[0].start} start to start")
+
+
+@pytest.mark.parametrize("design", [
+    "aes-128/unrolled:ops=encrypt", "aes-128/narrow:ops=encrypt",
+    "aes-128/pipelined:ops=encrypt,stages=2", "aes-128/pipelined:ops=encrypt,inner=2",
+    "aes-128/iterative:ops=encrypt,keys=stored", "aes/iterative:ops=encrypt",
+])
+def test_over_every_architecture_and_key_size(design: str) -> None:
+    """The layer over each architecture's core (and AES-192/256 keys, left-aligned in the
+    core's 256-bit key port with their length), with serial:16 and a stalling consumer."""
+    model = gcm_model("aes")
+    keys = [bytes(range(n)) for n in (32, 24)] if design.startswith("aes/") else [K0, K1]
+    messages = [Message(keys[0], IV1, A4, P4), Message(keys[1], IV1, b"", P3[:33]),
+                Message(keys[1], IV1, A4[:3], b"")]
+    check(model, make_gcm(design, "serial:16"), messages, stall=0.2)
 
 
 def test_a_pipeline_behind_a_slow_multiplier_and_a_slow_consumer() -> None:
