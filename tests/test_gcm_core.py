@@ -168,12 +168,13 @@ def expected(model: GcmModel, msg: Message) -> tuple[bytes, bytes, bool]:
 def check(model: GcmModel, dut: GcmCore, messages: list[Message],
           stall: float = 0.0) -> list[Outcome]:
     """Simulate ``messages`` and compare each with the model: text, tag, ok, ``last`` on the
-    final dout block only."""
+    final dout block only, and only encryption blocks given to the core."""
     outcomes, _keyed = simulate(dut, messages, stall)
     assert len(outcomes) == len(messages)
     for msg, out in zip(messages, outcomes):
         assert (out.text, out.tag, out.ok) == expected(model, msg), msg
         assert out.last_flags == [b["last"] for b in blocks(msg.text) if b["bytes"]]
+        assert out.issued and not any(out.issued)   # only encryption blocks into the core
     return outcomes
 
 

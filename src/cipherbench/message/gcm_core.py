@@ -70,7 +70,7 @@ from amaranth.lib.wiring import In, Out
 
 from cipherbench.components.ghash_mul import DIGITS, GhashMul, GhashMulSerial
 from cipherbench.errors import CipherbenchError
-from cipherbench.interface import CoreShape
+from cipherbench.interface import CoreInterface, CoreShape
 
 BLOCK_BITS = 128
 IV_BITS = 96
@@ -246,7 +246,7 @@ class GcmCore(wiring.Component):
             m.d.sync += r.drop.eq(r.in_flight - result)
         return m
 
-    def _key_and_issue(self, m: Module, r: _Regs, io: object) -> tuple[Value, Value]:
+    def _key_and_issue(self, m: Module, r: _Regs, io: CoreInterface) -> tuple[Value, Value]:
         """The key channel into the core, the start of a message, and the blocks the layer puts
         into the core: 0^128 for H, then J0 and the counter blocks. Returns the core's input and
         output transfers."""
@@ -282,7 +282,7 @@ class GcmCore(wiring.Component):
             m.d.sync += [r.counter.eq(self.inc32(r.counter)), r.j0_sent.eq(1)]
         return issue, io.out.valid & io.out.ready
 
-    def _results(self, m: Module, r: _Regs, io: object, result: Value) -> None:
+    def _results(self, m: Module, r: _Regs, io: CoreInterface, result: Value) -> None:
         """The core's results in order: first those a past message left (dropped); H during the
         key setup; per message E_K(J0) first, then the key stream, taken by ``_text``; results
         past the last text block are dropped."""
@@ -293,7 +293,7 @@ class GcmCore(wiring.Component):
         with m.Elif(result & r.ek_j0_pending):
             m.d.sync += [r.ek_j0.eq(io.out.block), r.ek_j0_pending.eq(0)]
 
-    def _text(self, m: Module, r: _Regs, io: object, gh: GhashAcc) -> Value:
+    def _text(self, m: Module, r: _Regs, io: CoreInterface, gh: GhashAcc) -> Value:
         """``din`` xor the key stream into ``dout``, the ciphertext into GHASH; the core's output
         stream's ``ready``. Returns the edge a text block is taken."""
         din = self.din.payload
