@@ -119,7 +119,7 @@ def figures(before_db: str, after_db: str) -> int:
                     for r in store.results()}
 
     old, new = rows(before_db), rows(after_db)
-    different = 0
+    different = compared = 0
     for key in sorted(old.keys() | new.keys()):
         name = f"{key[0]} on {key[1]}"
         if key not in old or key not in new:
@@ -128,13 +128,21 @@ def figures(before_db: str, after_db: str) -> int:
             continue
         changed, only_before, only_after = _figure_differences(old[key], new[key])
         different += bool(changed or only_before or only_after)
+        compared += len(_shared_figures(old[key], new[key]))
         parts = [f"changed: {', '.join(changed)}"] if changed else []
         parts += [f"only before: {', '.join(only_before)}"] if only_before else []
         parts += [f"only after: {', '.join(only_after)}"] if only_after else []
         shared = "every shared figure identical" if not changed else "DIFFERENT"
         print(f"{name} ({old[key]['status']}): "
               f"{'identical' if not parts else shared + '; ' + '; '.join(parts)}")
+    print(f"{len(old.keys() & new.keys())} rows in both, {compared} figures both have: "
+          f"{'every one identical' if not different else f'{different} rows differ'}")
     return 1 if different else 0
+
+
+def _shared_figures(old: dict[str, object], new: dict[str, object]) -> set[str]:
+    a = {k for f in FIGURE_FIELDS for k in _flat(old[f], f)}
+    return a & {k for f in FIGURE_FIELDS for k in _flat(new[f], f)}
 
 
 def _flat(value: object, prefix: str) -> dict[str, object]:
