@@ -62,7 +62,7 @@ blocks, then each ciphertext block on the edge it passes, then the length block;
 E_K(J0) xor S as soon as both are there.
 
 **Cycles** (amaranth.sim, tests/test_gcm_core.py prints them; start transfer to tag transfer of a
-64-byte message without AD, every stream ready): aes-128/iterative (11 clocks a block) with
+64-byte message without AD, every stream ready): aes-128/iterative (a round a clock) with
 ``karatsuba`` 53 (J0 and four counter blocks back to back, the last block's GHASH in the clock it
 passes), with ``serial:8`` 101 (16 clocks for each of the four text blocks and the length block);
 aes-128/pipelined with ``karatsuba`` 17, and 18 from one such message's start to the next. The key
