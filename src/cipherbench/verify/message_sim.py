@@ -31,8 +31,8 @@ from ..errors import CipherbenchError, ToolFailed
 from ..message.lwc import Instruction, Opcode, Operation, Params, Status, to_words
 from ..message.ports import LwcShape
 from ..message.tvfiles import read_tv_files
-from .sim import (_CXX_FLAGS, _MAKE_VARS, _VERILATOR_OPTS, _cache_root, _first_error, _verilator,
-                  build_timeout_s)
+from .sim import (CXX_FLAGS, MAKE_VARS, VERILATOR_OPTS, build_cache_root, build_timeout_s,
+                  first_error, verilator_tool)
 
 TESTBENCH = "verify/lwc_tb/tb_lwc.cpp"
 _EXE = "tb"
@@ -144,7 +144,7 @@ class MessageSimulator:
             raise CipherbenchError(f"{path}: the LWC ports for w = {self.shape.w}, sw = "
                                    f"{self.shape.key_width} are missing or of other widths: "
                                    f"{', '.join(wrong)} (see message/ports.py)")
-        self.build_root = _cache_root(build_root)
+        self.build_root = build_cache_root(build_root)
         self._exe: Path | None = None
 
     def _defines(self) -> list[str]:
@@ -153,9 +153,9 @@ class MessageSimulator:
     def build_hash(self) -> str:
         """Hash of everything that goes into the executable."""
         h = hashlib.sha256()
-        for label, data in [("verilator", _verilator().version.encode()),
+        for label, data in [("verilator", verilator_tool().version.encode()),
                             ("tb", testbench_source().encode()),
-                            ("opts", " ".join([*_VERILATOR_OPTS, *_MAKE_VARS, *_CXX_FLAGS,
+                            ("opts", " ".join([*VERILATOR_OPTS, *MAKE_VARS, *CXX_FLAGS,
                                                *self._defines(), self.top]).encode()),
                             *((p.name, p.read_bytes()) for p in self.verilog)]:
             h.update(f"{label}:{len(data)}:".encode() + data)
@@ -178,14 +178,14 @@ class MessageSimulator:
         return exe
 
     def _compile(self, tmp: Path) -> tuple[Path, str]:
-        vl = _verilator()
+        vl = verilator_tool()
         mdir, tb = tmp / "obj", tmp / Path(TESTBENCH).name
         tb.write_text(testbench_source())
-        cmd = [str(vl.exe), *_VERILATOR_OPTS, "--Mdir", str(mdir), "--top-module", self.top,
-               "-CFLAGS", " ".join([*_CXX_FLAGS, *self._defines()]),
+        cmd = [str(vl.exe), *VERILATOR_OPTS, "--Mdir", str(mdir), "--top-module", self.top,
+               "-CFLAGS", " ".join([*CXX_FLAGS, *self._defines()]),
                *[str(p) for p in self.verilog], str(tb)]
         log = self._step(cmd, tmp, vl)
-        make = ["make", "-C", str(mdir), "-f", "Vtb_top.mk", "-j", "2", *_MAKE_VARS,
+        make = ["make", "-C", str(mdir), "-f", "Vtb_top.mk", "-j", "2", *MAKE_VARS,
                 f"PYTHON3={sys.executable}", _EXE]
         log += self._step(make, tmp, vl)
         return mdir / _EXE, log
@@ -200,7 +200,7 @@ class MessageSimulator:
                 from exc
         if proc.returncode != 0:
             raise ToolFailed(f"Verilator build of {self.top} failed: "
-                             f"{_first_error(proc.stderr + chr(10) + proc.stdout)}")
+                             f"{first_error(proc.stderr + chr(10) + proc.stdout)}")
         return f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
 
     def run(self, operations: Sequence[Operation], *, stall_seed: int | None = None,

