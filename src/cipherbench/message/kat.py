@@ -95,85 +95,95 @@ def write_kat(path: str | Path, records: Iterable[Record], *, decryption: bool =
 def parse_kat(text: str, source: str = "<text>") -> list[Record]:
     """The records of a KAT text (``source`` names it in errors)."""
     records: list[Record] = []
-    counts: dict[int, int] = {}
-    kind: str | None = None
-    paragraph: list[tuple[int, str]] = []
+    first_lines: dict[int, int] = {}
+    kind: str | None = None  # of the first record: a file holds one kind
+    for paragraph in _paragraphs(text):
+        record, kind = _record(paragraph, source, kind)
+        first_line = paragraph[0][0]
+        if record.count in first_lines:
+            raise CipherbenchError(f"{source}:{first_line}: duplicate Count = {record.count} "
+                                   f"(first at line {first_lines[record.count]})")
+        first_lines[record.count] = first_line
+        records.append(record)
+    return records
 
-    def finish() -> None:
-        nonlocal kind
-        if not paragraph:
-            return
-        first_line, first = paragraph[0]
-        fields: dict[str, bytes | None] = {}
-        lines: dict[str, int] = {}
-        count = -1
-        for number, line in paragraph:
-            if line == "FAIL":
-                name, value = "PT", None
-            else:
-                match = _LINE.match(line)
-                if not match:
-                    raise CipherbenchError(f"{source}:{number}: expected 'Name = hex' or FAIL, got "
-                                           f"{line[:40]!r}")
-                name, text_value = match.groups()
-                if name == "Count":
-                    if number != first_line:
-                        raise CipherbenchError(f"{source}:{number}: Count must open its record "
-                                               "(missing blank line before it?)")
-                    if not text_value.isdigit():
-                        raise CipherbenchError(f"{source}:{number}: Count {text_value!r} is not a "
-                                               "decimal number")
-                    count = int(text_value)
-                    continue
-                if name not in AEAD_FIELDS + HASH_FIELDS:
-                    raise CipherbenchError(f"{source}:{number}: unknown field {name!r}; expected "
-                                           f"{', '.join(AEAD_FIELDS)} or {', '.join(HASH_FIELDS)}")
-                if len(text_value) % 2 or not re.fullmatch(r"[0-9A-Fa-f]*", text_value):
-                    problem = "odd number of hex digits" if len(text_value) % 2 else "not hex"
-                    raise CipherbenchError(f"{source}:{number}: {name} = {text_value[:40]!r}: "
-                                           f"{problem}")
-                value = bytes.fromhex(text_value)
-            if name in fields:
-                raise CipherbenchError(f"{source}:{number}: {name if value is not None else 'FAIL'} "
-                                       "repeated in one record (or PT and FAIL together)")
-            fields[name], lines[name] = value, number
-        if count < 0:
-            raise CipherbenchError(f"{source}:{first_line}: record does not start with 'Count = n'")
-        if count in counts:
-            raise CipherbenchError(f"{source}:{first_line}: duplicate Count = {count} (first at line "
-                                   f"{counts[count]})")
-        counts[count] = first_line
-        this = "hash" if set(fields) & set(HASH_FIELDS) else "aead"
-        if kind is not None and this != kind:
-            raise CipherbenchError(f"{source}:{first_line}: {this} record among {kind} records")
-        kind = this
-        wanted = HASH_FIELDS if this == "hash" else AEAD_FIELDS
-        missing = [name for name in wanted if name not in fields]
-        if missing:
-            raise CipherbenchError(f"{source}:{first_line}: record Count = {count} has no "
-                                   f"{', '.join(missing)}")
-        extra = [name for name in fields if name not in wanted]
-        if extra:
-            raise CipherbenchError(f"{source}:{lines[extra[0]]}: {extra[0]} does not belong in a "
-                                   f"{this} record")
-        if this == "hash":
-            records.append(HashRecord(count, fields["Msg"], fields["MD"]))  # type: ignore[arg-type]
-        else:
-            value: dict = fields
-            records.append(AeadRecord(count, value["Key"], value["Nonce"], value["AD"], value["PT"],
-                                      value["CT"]))
-        paragraph.clear()
 
+def _paragraphs(text: str) -> list[list[tuple[int, str]]]:
+    """The text's records: runs of non-blank, non-comment lines, each with its line number."""
+    paragraphs: list[list[tuple[int, str]]] = [[]]
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("#"):
             continue
-        if not line:
-            finish()
+        if line:
+            paragraphs[-1].append((number, line))
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    return [p for p in paragraphs if p]
+
+
+def _field(number: int, line: str, first_line: int, source: str) -> tuple[str, bytes | int | None]:
+    """One line of a record: ("PT", None) for FAIL, ("Count", n), or a field and its bytes."""
+    if line == "FAIL":
+        return "PT", None
+    match = _LINE.match(line)
+    if not match:
+        raise CipherbenchError(f"{source}:{number}: expected 'Name = hex' or FAIL, got "
+                               f"{line[:40]!r}")
+    name, text_value = match.groups()
+    if name == "Count":
+        if number != first_line:
+            raise CipherbenchError(f"{source}:{number}: Count must open its record "
+                                   "(missing blank line before it?)")
+        if not text_value.isdigit():
+            raise CipherbenchError(f"{source}:{number}: Count {text_value!r} is not a "
+                                   "decimal number")
+        return name, int(text_value)
+    if name not in AEAD_FIELDS + HASH_FIELDS:
+        raise CipherbenchError(f"{source}:{number}: unknown field {name!r}; expected "
+                               f"{', '.join(AEAD_FIELDS)} or {', '.join(HASH_FIELDS)}")
+    if len(text_value) % 2 or not re.fullmatch(r"[0-9A-Fa-f]*", text_value):
+        problem = "odd number of hex digits" if len(text_value) % 2 else "not hex"
+        raise CipherbenchError(f"{source}:{number}: {name} = {text_value[:40]!r}: {problem}")
+    return name, bytes.fromhex(text_value)
+
+
+def _record(paragraph: list[tuple[int, str]], source: str,
+            file_kind: str | None) -> tuple[Record, str]:
+    """One record and its kind, every field checked: it opens with Count, is of the file's kind
+    (``file_kind``, None for the first record) and has that kind's fields, once each."""
+    first_line = paragraph[0][0]
+    fields: dict[str, bytes | None] = {}
+    lines: dict[str, int] = {}
+    count = -1
+    for number, line in paragraph:
+        name, value = _field(number, line, first_line, source)
+        if name == "Count":
+            count = int(value)  # type: ignore[arg-type]
             continue
-        paragraph.append((number, line))
-    finish()
-    return records
+        if name in fields:
+            raise CipherbenchError(f"{source}:{number}: {name if value is not None else 'FAIL'} "
+                                   "repeated in one record (or PT and FAIL together)")
+        fields[name], lines[name] = value, number  # type: ignore[assignment]
+    if count < 0:
+        raise CipherbenchError(f"{source}:{first_line}: record does not start with 'Count = n'")
+    kind = "hash" if set(fields) & set(HASH_FIELDS) else "aead"
+    if file_kind is not None and kind != file_kind:
+        raise CipherbenchError(f"{source}:{first_line}: {kind} record among {file_kind} records")
+    wanted = HASH_FIELDS if kind == "hash" else AEAD_FIELDS
+    missing = [name for name in wanted if name not in fields]
+    if missing:
+        raise CipherbenchError(f"{source}:{first_line}: record Count = {count} has no "
+                               f"{', '.join(missing)}")
+    extra = [name for name in fields if name not in wanted]
+    if extra:
+        raise CipherbenchError(f"{source}:{lines[extra[0]]}: {extra[0]} does not belong in a "
+                               f"{kind} record")
+    if kind == "hash":
+        return HashRecord(count, fields["Msg"], fields["MD"]), kind  # type: ignore[arg-type]
+    value: dict = fields
+    return AeadRecord(count, value["Key"], value["Nonce"], value["AD"], value["PT"],
+                      value["CT"]), kind
 
 
 def read_kat(path: str | Path) -> list[Record]:
