@@ -47,8 +47,9 @@ def test_an_object_missing_a_member_is_not_a_family() -> None:
 def test_an_unknown_family_is_refused_in_one_line_naming_the_valid_ones() -> None:
     assert family("block") is BLOCK
     with pytest.raises(CipherbenchError) as refused:
-        family("message")
-    assert str(refused.value) == "unknown interface family 'message': the families are block"
+        family("stream")
+    assert str(refused.value) == ("unknown interface family 'stream': the families are block, "
+                                  "message")
 
 
 def _ports(shape: CoreShape, round_keys: tuple[int, int] | None = None) -> list[dict[str, object]]:

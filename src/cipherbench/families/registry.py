@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..errors import CipherbenchError
 from . import InterfaceFamily
 from .block import BLOCK
+from .message import MESSAGE
 
-FAMILIES: dict[str, InterfaceFamily] = {BLOCK.name: BLOCK}
+FAMILIES: dict[str, InterfaceFamily] = {family.name: family for family in (BLOCK, MESSAGE)}
 
 
 def family(name: str) -> InterfaceFamily:

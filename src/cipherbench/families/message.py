@@ -1,0 +1,235 @@
+"""The message family: whole messages, behind the NIST LWC hardware API.
+
+An authenticated-encryption (and, later, hash) engine of this family has the LWC API's ports
+(``message/ports.py``: pdi/sdi/do streams with valid/ready and do_last, at w = 8, 16, 32 and the
+widened 128) and protocol (instructions, segment headers, status: ``message/lwc.py``):
+
+- testbench: ``verify/lwc_tb/tb_lwc.cpp``, driving pdi/sdi and checking every do word, the status
+  and do_last, with random stalls on request (``verify/message_sim.py``);
+- model: ``AeadModel`` below (``encrypt(key, npub, ad, pt) -> (ct, tag)``, ``decrypt``);
+- measured: cycles per message, from the instruction taken to the status word taken, for the LWC
+  benchmarking's message sizes (16, 64 and 1,536 bytes, and 4 and 5 blocks for long messages)
+  with associated data only, message only and both, encryption and decryption; each case run
+  twice with other random data, and a case whose cycles differ is refused (cycles depend on the
+  lengths only);
+- derived: the throughput of each case (its input bytes, AD and message, over its time) and the
+  long-message throughput from the difference between 5 and 4 blocks (one block's bits over the
+  cycles it adds), the convention the LWC hardware benchmarking used; time per message.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
+
+from ..errors import CipherbenchError
+from ..message.lwc import Params, decrypt_operation, encrypt_operation
+from ..message.ports import LwcShape, LwcSignature
+from ..metrics import checked_number, cycles_to_ns, gate_equivalents_of, kbps_per_ge
+from ..verify.message_sim import TESTBENCH, MessageSimulator, testbench_source
+from . import Figure
+
+if TYPE_CHECKING:
+    from ..spec import DesignSpec
+
+
+class AeadModel(Protocol):
+    """A bit-exact authenticated cipher at the message level; bytes in the standard's order."""
+
+    name: str
+    key_bytes: int
+    npub_bytes: int
+    tag_bytes: int
+    block_bytes: int  # the rate: what one more block of a long message is
+
+    def encrypt(self, key: bytes, npub: bytes, ad: bytes, pt: bytes) -> tuple[bytes, bytes]: ...
+
+    def decrypt(self, key: bytes, npub: bytes, ad: bytes, ct: bytes,
+                tag: bytes) -> bytes | None: ...
+
+
+# The LWC benchmarking's message sizes in bytes (short messages); long messages are 4 and 5 of
+# the algorithm's blocks.
+SIZES = (16, 64, 1536)
+LONG_BLOCKS = (4, 5)
+OPS = ("enc", "dec")
+INPUTS = ("ad", "msg", "both")  # associated data only, message only, both of the size
+# Where a manifest keeps the counts: per key size (in bits), per case.
+BY_KEY_SIZE = "cycles_per_message"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One measured message: encryption or decryption, of ``ad`` and ``msg`` bytes."""
+
+    op: str
+    inputs: str
+    size: int  # bytes of each input the case has
+    long: bool = False  # a long-message case (named by its blocks)
+
+    @property
+    def name(self) -> str:
+        return f"{self.op}_{self.inputs}_{self.size}"
+
+    @property
+    def ad_bytes(self) -> int:
+        return self.size if self.inputs in ("ad", "both") else 0
+
+    @property
+    def msg_bytes(self) -> int:
+        return self.size if self.inputs in ("msg", "both") else 0
+
+
+def cases(block_bytes: int) -> list[Case]:
+    """The measured messages of an algorithm with ``block_bytes`` blocks, short then long."""
+    long = [blocks * block_bytes for blocks in LONG_BLOCKS]
+    # A size both lists have (64 bytes: 4 blocks of 16) is measured once and serves both.
+    sizes = list(dict.fromkeys([*SIZES, *long]))
+    return [Case(op, inputs, size, size in long) for op in OPS for inputs in INPUTS
+            for size in sizes]
+
+
+def _operations(model: AeadModel, params: Params, seed: int) -> list:
+    """An empty encryption that loads the key (key setup is not a message's time), then every
+    case once under that key, with random data of ``seed``."""
+    rng = random.Random(seed)
+    key = rng.randbytes(model.key_bytes)
+    npub = rng.randbytes(model.npub_bytes)
+    operations = [encrypt_operation(npub, b"", b"", b"", model.encrypt(key, npub, b"", b"")[1],
+                                    key=key, params=params, msg_id=0)]
+    for index, case in enumerate(cases(model.block_bytes), 1):
+        npub = rng.randbytes(model.npub_bytes)
+        ad, msg = rng.randbytes(case.ad_bytes), rng.randbytes(case.msg_bytes)
+        ct, tag = model.encrypt(key, npub, ad, msg)
+        if case.op == "enc":
+            operations.append(encrypt_operation(npub, ad, msg, ct, tag, params=params,
+                                                msg_id=index))
+        else:
+            operations.append(decrypt_operation(npub, ad, ct, tag, msg, params=params,
+                                                msg_id=index))
+    return operations
+
+
+def _counts(simulator: MessageSimulator, model: AeadModel, params: Params,
+            seed: int) -> dict[str, int]:
+    run = simulator.run(_operations(model, params, seed), timeout_cycles=100_000).check()
+    return {case.name: result.cycles
+            for case, result in zip(cases(model.block_bytes), run.messages[1:])}
+
+
+class MessageFamily:
+    """The message family (module docstring). Its one instance is ``MESSAGE``."""
+
+    name = "message"
+    title = ("whole messages behind the NIST LWC hardware API (pdi/sdi/do); cycles per message "
+             "for the LWC benchmarking's message sizes")
+    testbench = TESTBENCH
+    model_protocol: type = AeadModel
+
+    @property
+    def manifest_fields(self) -> tuple[str, ...]:
+        return (BY_KEY_SIZE,)
+
+    @property
+    def figures(self) -> tuple[Figure, ...]:
+        return FIGURES
+
+    def signature(self, shape: LwcShape) -> LwcSignature:
+        """The engine's ports at ``shape``'s widths (``LwcShape(w, sw)``)."""
+        return LwcSignature(shape)
+
+    def testbench_source(self) -> str:
+        return testbench_source()
+
+    def simulator(self, design_dir: Path, build_root: Path | None = None,
+                  trace: bool = False) -> MessageSimulator:
+        return MessageSimulator(design_dir, build_root)
+
+    def measure_cycles(self, design_dir: Path, spec: DesignSpec | None, model: AeadModel,
+                       build_root: Path | None = None) -> dict[str, dict[str, int | None]]:
+        """Cycles per message of every case, keyed by the key size in bits; each case checked
+        against ``model`` twice with other data, and refused if its cycles differ."""
+        simulator = self.simulator(design_dir, build_root)
+        params = Params(w=simulator.shape.w, sw=simulator.shape.key_width,
+                        block_bytes=model.block_bytes)
+        first = _counts(simulator, model, params, seed=2026)
+        again = _counts(simulator, model, params, seed=2027)
+        varies = [name for name in first if first[name] != again[name]]
+        if varies:
+            raise CipherbenchError(f"{design_dir.name}: cycles per message depend on the data, "
+                                   f"not only the lengths ({varies[0]}: {first[varies[0]]} and "
+                                   f"{again[varies[0]]}); not constant time")
+        return {str(8 * model.key_bytes): dict(first)}
+
+    def manifest_entries(self, measured: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+        return {BY_KEY_SIZE: dict(measured)}
+
+    def measured(self, manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        try:
+            return dict(manifest[BY_KEY_SIZE])
+        except KeyError:
+            raise CipherbenchError(f"manifest of {manifest.get('design', 'a design')} has no "
+                                   f"measured cycles per message ({BY_KEY_SIZE}): generate it "
+                                   "with measurement") from None
+
+    def metrics(self, design: Mapping[str, Any], measured: Mapping[Any, Mapping[str, Any]],
+                clock_mhz: float | None,
+                flow_figures: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+        """Per key size: each case's throughput (Mbps) and time (ns), and the long-message
+        throughput of each operation and input; ``design["block_bytes"]`` the rate."""
+        block_bytes = int(design["block_bytes"])
+        return {str(bits): _derived(counts, block_bytes, clock_mhz, flow_figures)
+                for bits, counts in sorted(measured.items(), key=lambda item: int(item[0]))}
+
+
+def _derived(counts: Mapping[str, Any], block_bytes: int, clock_mhz: float | None,
+             flow_figures: Mapping[str, Any]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for case in cases(block_bytes):
+        cycles = checked_number(counts.get(case.name), case.name, positive=True)
+        known = cycles is not None and clock_mhz is not None
+        bits = 8 * (case.ad_bytes + case.msg_bytes)
+        out[f"throughput_mbps_{case.name}"] = bits * clock_mhz / cycles if known else None
+        out[f"time_ns_{case.name}"] = cycles_to_ns(cycles, clock_mhz) if known else None
+    ge = gate_equivalents_of(flow_figures)
+    for op in OPS:
+        for inputs in INPUTS:
+            long = _long_throughput(counts, op, inputs, block_bytes, clock_mhz)
+            out[f"throughput_mbps_{op}_{inputs}_long"] = long
+            out[f"kbps_per_ge_{op}_{inputs}_long"] = (kbps_per_ge(long, ge)
+                                                      if long is not None and ge else None)
+    return out
+
+
+def _long_throughput(counts: Mapping[str, Any], op: str, inputs: str, block_bytes: int,
+                     clock_mhz: float | None) -> float | None:
+    """One block's bits (of each input the case has) over the cycles a fifth block adds to four:
+    what a long message gets, the per-message overhead taken out."""
+    four, five = (counts.get(f"{op}_{inputs}_{blocks * block_bytes}") for blocks in LONG_BLOCKS)
+    if four is None or five is None or clock_mhz is None or five <= four:
+        return None
+    bits = 8 * block_bytes * (2 if inputs == "both" else 1)
+    return bits * clock_mhz / (five - four)
+
+
+def _figures() -> tuple[Figure, ...]:
+    found = [Figure(BY_KEY_SIZE, "cycles",
+                    "per key size and case (`enc`/`dec`, `ad`/`msg`/`both`, bytes of each): "
+                    "from the edge the ENC/DEC instruction is taken on pdi to the edge the "
+                    "status word is taken on do, the key loaded before, `do_ready` and the "
+                    "inputs' valid held high")]
+    found += [Figure("throughput_mbps_CASE", "Mbps",
+                     "the case's AD and message bits x clock / its cycles"),
+              Figure("time_ns_CASE", "ns", "the case's cycles / clock"),
+              Figure("throughput_mbps_OP_INPUTS_long", "Mbps",
+                     "a block's bits (of each input) x clock / (cycles of 5 blocks - cycles of 4 "
+                     "blocks): long messages"),
+              Figure("kbps_per_ge_OP_INPUTS_long", "Kbps/GE",
+                     "the long-message throughput / gate equivalents (ASIC)")]
+    return tuple(found)
+
+
+FIGURES = _figures()
+MESSAGE = MessageFamily()
