@@ -3,8 +3,10 @@ block core), written to Verilog through Yosys and run by the message-level Veril
 (verify/message_sim.py) at w = 32 and w = 128: the CAVP records, random messages against GcmModel,
 stalls, a wrong tag, cycles, a serial multiplier, a second cipher and a broken layer.
 
-Each design is built once per session (the testbench executable is cached by the Verilog's hash,
-so a second session reuses it)."""
+Each design is built once per session, and the testbench executable is cached by the Verilog's
+hash, so a second session reuses it. The Karatsuba multiplier is where the CAVP records, the
+random messages and the cycles need it; the sm4 and broken designs use serial:8, whose Verilator
+build is some 30 s shorter (the multiplier does not change what those tests check)."""
 
 from __future__ import annotations
 
@@ -210,20 +212,21 @@ def test_a_serial_multiplier_at_w32(simulator):
 
 
 def test_over_sm4_against_its_gcm_model(simulator):
-    """The engine names no cipher: GCM over sm4/iterative equals gcm_model("sm4")."""
+    """The engine names no cipher: GCM over sm4/iterative (serial:8) equals gcm_model("sm4")."""
     rng = random.Random(4)
     params = Params(w=32)
     ops = model_operations(gcm_model("sm4"), params, rng, [(0, 0), (20, 33), (17, 64), (3, 5)])
-    _all_succeed(simulator(32, SM4).run(ops).check(), len(ops))
+    _all_succeed(simulator(32, SM4, "serial:8").run(ops).check(), len(ops))
 
 
 def test_a_broken_layer_fails_naming_the_first_failing_message_in_full(simulator):
-    """A layer counting by two: the empty-text messages still pass (their tag needs no counter
-    block), the first with text fails at its first CT word, reported on one line in full."""
+    """A layer counting by two (serial:8): the empty-text messages still pass (their tag needs
+    no counter block), the first with text fails at its first CT word, reported on one line in
+    full."""
     records = cavp_records()
     chosen = [records[0], next(r for r in records if r.pt), records[1]]
     ops = cavp_operations(chosen, Params(w=32), decrypt=False)
-    run = simulator(32, engine_class=BrokenEngine).run(ops)
+    run = simulator(32, AES, "serial:8", BrokenEngine).run(ops)
     assert [m.ok for m in run.messages] == [True, False, True]
     with pytest.raises(CipherbenchError) as err:
         run.check()
