@@ -60,23 +60,24 @@ def simulator(tmp_path_factory):
     return get
 
 
-def cavp_records() -> list[GcmVector]:
-    """The gcmEncryptExtIV128 records with a 96-bit IV, a 128-bit tag, PT up to 51 bytes and AD
-    up to 48."""
-    return [r for r in read_cavp_gcm(cavp_gcm_file("gcmEncryptExtIV128.rsp"))
+def cavp_records(name: str = "gcmEncryptExtIV128.rsp") -> list[GcmVector]:
+    """The records of CAVP file ``name`` with a 96-bit IV, a 128-bit tag, PT up to 51 bytes and
+    AD up to 48."""
+    return [r for r in read_cavp_gcm(cavp_gcm_file(name))
             if r.param("IVlen") == 96 and r.param("Taglen") == 128
             and r.param("PTlen") <= MAX_PT_BITS and r.param("AADlen") <= MAX_AD_BITS]
 
 
 def cavp_operations(records: list[GcmVector], params: Params, decrypt: bool) -> list[Operation]:
-    """Each record encrypted (or its CT and tag decrypted), its key loaded when it changes."""
+    """Each record encrypted (or its CT and tag decrypted: its PT and SUCCESS, or for a FAIL
+    record don't-care plaintext and FAILURE), its key loaded when it changes."""
     ops, current = [], None
     for n, r in enumerate(records, 1):
         load = r.key if r.key != current else None
         current = r.key
         if decrypt:
-            ops.append(decrypt_operation(r.iv, r.ad, r.ct, r.tag, r.pt, key=load, params=params,
-                                         msg_id=n))
+            ops.append(decrypt_operation(r.iv, r.ad, r.ct, r.tag, r.pt, success=not r.failed,
+                                         key=load, params=params, msg_id=n))
         else:
             ops.append(encrypt_operation(r.iv, r.ad, r.pt, r.ct, r.tag, key=load, params=params,
                                          msg_id=n))
@@ -121,13 +122,19 @@ def _all_succeed(run, count: int) -> None:
 @pytest.mark.parametrize("w", [32, 128])
 def test_cavp_records_encrypt_and_decrypt(simulator, w):
     """Every record of the sections taken (300) gives the CAVP ciphertext and tag, and its
-    ciphertext and tag decrypt to its plaintext with SUCCESS."""
+    ciphertext and tag decrypt to its plaintext with SUCCESS; of gcmDecrypt128's 300 records of
+    the same sections, the 161 FAIL ones end in FAILURE, the others give their PT."""
     records = cavp_records()
     assert len(records) == 300
     params = Params(w=w)
     sim = simulator(w)
     _all_succeed(sim.run(cavp_operations(records, params, decrypt=False)).check(), len(records))
     _all_succeed(sim.run(cavp_operations(records, params, decrypt=True)).check(), len(records))
+    records = cavp_records("gcmDecrypt128.rsp")
+    run = sim.run(cavp_operations(records, params, decrypt=True)).check()
+    assert [m.status for m in run.messages] == \
+        [Status.FAILURE if r.failed else Status.SUCCESS for r in records]
+    assert sum(r.failed for r in records) == 161
 
 
 @pytest.mark.parametrize("w, stall_seed", [(32, None), (32, 21), (128, None), (128, 22)])

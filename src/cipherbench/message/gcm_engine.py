@@ -90,9 +90,6 @@ class GcmEngine(Component):
                  sw: int | None = None, multiplier: str = "karatsuba", ahead: int = 64) -> None:
         self._MustUse__silence = True   # a refused engine is never elaborated: no warning
         self.lwc_shape = LwcShape(w, sw)
-        if self.lwc_shape.key_width > shape.key_bits:
-            raise CipherbenchError(f"GCM engine key port of {self.lwc_shape.key_width} bits is "
-                                   f"wider than the core's {shape.key_bits}-bit key")
         self.gcm = self.layer_class(block_core, shape, multiplier, ahead)
         self._MustUse__silence = False
         self.core_shape = shape
