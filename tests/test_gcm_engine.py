@@ -139,9 +139,9 @@ def test_cavp_records_encrypt_and_decrypt(simulator, w):
 
 @pytest.mark.parametrize("w, stall_seed", [(32, None), (32, 21), (128, None), (128, 22)])
 def test_random_messages_match_the_model(simulator, w, stall_seed):
-    """40 messages of AD and PT 0..100 bytes (segments of at most two blocks, so long AD and
-    text come in several segments), a new key every third message, encryptions and decryptions
-    in turn; once with every stream stalling at random."""
+    """40 messages of AD and PT of 0 or 1..100 bytes but not multiples of 16 (segments of at
+    most two blocks, so long AD and text come in several segments), a new key every third
+    message, encryptions and decryptions in turn; once with every stream stalling at random."""
     rng = random.Random(100 * w + (stall_seed or 0))
     params = Params(w=w, block_bytes=16, max_blocks_per_segment=2)
     lengths = [(_length(rng), _length(rng)) for _ in range(40)]
