@@ -166,7 +166,7 @@ class GhashAcc(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         m.submodules.mul = mul = self.mul
-        y_reg = Signal(BLOCK_BITS, name="y_reg")
+        y_reg = Signal(BLOCK_BITS, name="y_q")
         m.d.comb += [mul.a.eq(self.y ^ self.x), mul.b.eq(self.h)]
         if isinstance(mul, GhashMulSerial):
             m.d.comb += [mul.start.eq(self.take), self.free.eq(~mul.busy),
@@ -199,20 +199,20 @@ class _Regs:
 
     def __init__(self, ahead: int) -> None:
         self.phase = Signal(Phase, name="phase")
-        self.keyed = Signal(name="keyed_reg")
-        self.h = Signal(BLOCK_BITS, name="h_reg")
-        self.iv = Signal(IV_BITS, name="iv_reg")
-        self.counter = Signal(32, name="counter_reg")     # the low 32 bits of the next block
-        self.decrypt = Signal(name="decrypt_reg")
-        self.text_left = Signal(name="text_left_reg")     # text blocks still to come
-        self.zero_sent = Signal(name="zero_sent_reg")     # 0^128 issued for H
-        self.j0_sent = Signal(name="j0_sent_reg", init=1)
-        self.ek_j0_pending = Signal(name="ek_j0_pending_reg")
-        self.ek_j0 = Signal(BLOCK_BITS, name="ek_j0_reg")
-        self.in_flight = Signal(range(ahead + 1), name="in_flight_reg")
-        self.drop = Signal(range(ahead + 1), name="drop_reg")  # a past message's results ahead
-        self.ad_bytes = Signal(AD_LEN_BYTES_BITS, name="ad_bytes_reg")
-        self.text_bytes = Signal(TEXT_LEN_BYTES_BITS, name="text_bytes_reg")
+        self.keyed = Signal(name="keyed_q")
+        self.h = Signal(BLOCK_BITS, name="h_q")
+        self.iv = Signal(IV_BITS, name="iv_q")
+        self.counter = Signal(32, name="counter_q")     # the low 32 bits of the next block
+        self.decrypt = Signal(name="decrypt_q")
+        self.text_left = Signal(name="text_left_q")     # text blocks still to come
+        self.zero_sent = Signal(name="zero_sent_q")     # 0^128 issued for H
+        self.j0_sent = Signal(name="j0_sent_q", init=1)
+        self.ek_j0_pending = Signal(name="ek_j0_pending_q")
+        self.ek_j0 = Signal(BLOCK_BITS, name="ek_j0_q")
+        self.in_flight = Signal(range(ahead + 1), name="in_flight_q")
+        self.drop = Signal(range(ahead + 1), name="drop_q")  # a past message's results ahead
+        self.ad_bytes = Signal(AD_LEN_BYTES_BITS, name="ad_bytes_q")
+        self.text_bytes = Signal(TEXT_LEN_BYTES_BITS, name="text_bytes_q")
 
 
 class GcmCore(wiring.Component):
