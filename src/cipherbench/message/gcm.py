@@ -145,3 +145,27 @@ def gcm_model(cipher_name: str, tag_bits: int = 128) -> GcmModel:
         raise CipherbenchError(f"unknown cipher {cipher_name!r} for GCM; known: "
                                f"{', '.join(sorted(known))}")
     return GcmModel(known[cipher_name].model(), tag_bits)
+
+
+class GcmAead:
+    """GCM with one key size, a 96-bit nonce and a 128-bit tag as the message family's
+    ``AeadModel`` (families/message.py): what a GCM engine behind the LWC API implements."""
+
+    npub_bytes = 12
+    tag_bytes = 16
+    block_bytes = BLOCK
+
+    def __init__(self, cipher_name: str, key_bits: int):
+        self.gcm = gcm_model(cipher_name)
+        if key_bits not in self.gcm.key_sizes:
+            raise CipherbenchError(f"{cipher_name} has no {key_bits}-bit key; valid: "
+                                   f"{', '.join(map(str, self.gcm.key_sizes))}")
+        self.name = f"{cipher_name}-{key_bits}-gcm"
+        self.key_bytes = key_bits // 8
+
+    def encrypt(self, key: bytes, npub: bytes, ad: bytes, pt: bytes) -> tuple[bytes, bytes]:
+        return self.gcm.encrypt(key, npub, ad, pt)
+
+    def decrypt(self, key: bytes, npub: bytes, ad: bytes, ct: bytes,
+                tag: bytes) -> bytes | None:
+        return self.gcm.decrypt(key, npub, ad, ct, tag)

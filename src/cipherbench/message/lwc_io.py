@@ -297,7 +297,8 @@ def write_lwc_design(design: LwcDesign, out_dir: Path, name: str = "lwc_top") ->
     ``verify/message_sim.py`` reads) into ``out_dir``; the manifest."""
     out_dir = Path(out_dir)
     verilog = to_verilog(design, design.port_list(), name, out_dir)
-    manifest = {"top": name, "verilog": [verilog.name], "w": design.shape.w,
-                "sw": design.shape.key_width, "ports": design.shape.ports()}
+    # clock and reset: what the flows and the testbench drive (the sync domain's clk and rst).
+    manifest = {"top": name, "clock": "clk", "reset": "rst", "verilog": [verilog.name],
+                "w": design.shape.w, "sw": design.shape.key_width, "ports": design.shape.ports()}
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
