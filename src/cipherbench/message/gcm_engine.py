@@ -65,20 +65,21 @@ def _with_word(held: Value, word: Value, index: Value, width: int) -> Value:
 
 
 class _Regs:
-    """The adapter's registers (secworks' naming: what each holds)."""
+    """The adapter's registers, named after what each holds with ``_q`` (as gcm_core.py's: the ASIC
+    flow's ``rename -wire -suffix _reg`` may give ``NAME_reg`` to another wire)."""
 
     def __init__(self, w: int, sw: int, key_bits: int, key_len_bits: int) -> None:
-        self.key = Signal(key_bits, name="key_reg")                 # the key words so far
-        self.key_words = Signal(range(key_bits // sw + 1), name="key_words_reg")
-        self.key_len = Signal(key_len_bits, name="key_len_reg")     # bytes, once complete
-        self.key_pending = Signal(name="key_pending_reg")           # complete, not yet taken
-        self.held = Signal(BLOCK_BITS, name="held_reg")             # a block's words so far
-        self.held_words = Signal(range(BLOCK_BITS // w), name="held_words_reg")
-        self.decrypt = Signal(name="decrypt_reg")                   # the message in the layer
-        self.out = Signal(BLOCK_BITS, name="out_reg")               # output words still to go
-        self.out_words = Signal(range(BLOCK_BITS // w + 1), name="out_words_reg")
-        self.status = Signal(name="status_pending_reg")             # the status still to go
-        self.fail = Signal(name="fail_reg")
+        self.key = Signal(key_bits, name="key_q")   # the key words so far
+        self.key_words = Signal(range(key_bits // sw + 1), name="key_words_q")
+        self.key_len = Signal(key_len_bits, name="key_len_q")   # bytes, once complete
+        self.key_pending = Signal(name="key_pending_q")   # complete, not yet taken
+        self.held = Signal(BLOCK_BITS, name="held_q")   # a block's words so far
+        self.held_words = Signal(range(BLOCK_BITS // w), name="held_words_q")
+        self.decrypt = Signal(name="decrypt_q")   # the message in the layer
+        self.out = Signal(BLOCK_BITS, name="out_q")   # output words still to go
+        self.out_words = Signal(range(BLOCK_BITS // w + 1), name="out_words_q")
+        self.status = Signal(name="status_pending_q")   # the status still to go
+        self.fail = Signal(name="fail_q")
 
 
 class GcmEngine(Component):
