@@ -6,7 +6,8 @@ stalls, a wrong tag, cycles, a serial multiplier, a second cipher and a broken l
 Each design is built once per session, and the testbench executable is cached by the Verilog's
 hash, so a second session reuses it. The Karatsuba multiplier is where the CAVP records, the
 random messages and the cycles need it; the sm4 and broken designs use serial:8, whose Verilator
-build is some 30 s shorter (the multiplier does not change what those tests check)."""
+build is some 30 s shorter (the multiplier does not change what those tests check). The w = 128
+cases are marked slow (``--runslow``): the default tier builds the w = 32 engines only."""
 
 from __future__ import annotations
 
@@ -119,7 +120,7 @@ def _all_succeed(run, count: int) -> None:
     assert all(m.status == Status.SUCCESS for m in run.messages)
 
 
-@pytest.mark.parametrize("w", [32, 128])
+@pytest.mark.parametrize("w", [32, pytest.param(128, marks=pytest.mark.slow)])
 def test_cavp_records_encrypt_and_decrypt(simulator, w):
     """Every record of the sections taken (300) gives the CAVP ciphertext and tag, and its
     ciphertext and tag decrypt to its plaintext with SUCCESS; of gcmDecrypt128's 300 records of
@@ -137,7 +138,9 @@ def test_cavp_records_encrypt_and_decrypt(simulator, w):
     assert sum(r.failed for r in records) == 161
 
 
-@pytest.mark.parametrize("w, stall_seed", [(32, None), (32, 21), (128, None), (128, 22)])
+@pytest.mark.parametrize("w, stall_seed", [(32, None), (32, 21),
+                                           pytest.param(128, None, marks=pytest.mark.slow),
+                                           pytest.param(128, 22, marks=pytest.mark.slow)])
 def test_random_messages_match_the_model(simulator, w, stall_seed):
     """40 messages of AD and PT of 0 or 1..100 bytes but not multiples of 16 (segments of at
     most two blocks, so long AD and text come in several segments), a new key every third
@@ -149,7 +152,7 @@ def test_random_messages_match_the_model(simulator, w, stall_seed):
     _all_succeed(simulator(w).run(ops, stall_seed=stall_seed).check(), len(ops))
 
 
-@pytest.mark.parametrize("w", [32, 128])
+@pytest.mark.parametrize("w", [32, pytest.param(128, marks=pytest.mark.slow)])
 def test_a_wrong_tag_ends_in_failure_and_the_next_message_succeeds(simulator, w):
     params = Params(w=w)
     lengths = [(20, 33), (17, 45), (0, 5)]
@@ -167,7 +170,7 @@ def test_a_wrong_tag_ends_in_failure_and_the_next_message_succeeds(simulator, w)
         run.check()
 
 
-@pytest.mark.parametrize("w", [32, 128])
+@pytest.mark.parametrize("w", [32, pytest.param(128, marks=pytest.mark.slow)])
 def test_cycles_depend_on_the_lengths_only(simulator, w, capsys):
     """The same lengths with other data, keys and nonces take the same clocks per message (ENC
     or DEC taken to status taken); stalls change them. Prints 16, 64 and 1536-byte messages."""

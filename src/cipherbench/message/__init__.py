@@ -16,4 +16,6 @@
 * ``toy``: GMU's ``dummy_lwc`` (model and engine), the fixture the front end and the message-level
   testbench (verify/message_sim.py) are tested on; no cipher of the registry.
 * ``gcm_core``: the GCM layer in hardware over any 128-bit block core of the generators.
+* ``gcm_engine``: GCM behind the LWC front end (the adapter from words to ``gcm_core``'s blocks),
+  and ``gcm_engine_design`` for a 128-bit block cipher's design spec.
 """
