@@ -8,10 +8,10 @@ that generates, verifies, measures and reports a design asks the family instead 
 
 ``block`` (families/block.py, ``BLOCK``): one block in, one block out, under a loaded key; cycles
 per block and key size; ``CipherModel.encrypt(key, block)``. Every cipher core is a block design.
-A ``message`` family (AEAD engines behind the NIST LWC hardware API: pdi/sdi/do streams, measured
-per message) is meant to sit beside it as one more module here and one more entry in
-``registry.FAMILIES``, without touching the block family's users, the way Amaranth's ``lib.fifo`` offers
-its FIFOs as ``lib.stream`` streams beside their old ports instead of rewriting them.
+``message`` (families/message.py, ``MESSAGE``): AEAD engines behind the NIST LWC hardware API
+(pdi/sdi/do streams), measured per message; ``AeadModel.encrypt(key, npub, ad, pt)``. It sits
+beside the block family as one more module and one more entry in ``registry.FAMILIES``, without
+touching the block family's users.
 
 This module declares the protocol and ``Figure`` only, so that the machinery a family runs
 (verify/sim.py, verify/measure.py, metrics.py) may declare its figures with ``Figure`` while the
