@@ -74,7 +74,7 @@ def blocks(data: bytes) -> list[dict[str, int]]:
 
 
 def make_gcm(design: str = AES, multiplier: str = "karatsuba", cls: type = GcmCore,
-             **kw: int) -> GcmCore:
+             **kw: int | bool) -> GcmCore:
     core, shape, _facts = build_core(parse(design))
     return cls(core, shape, multiplier, **kw)
 
@@ -385,3 +385,18 @@ def test_bit_serial_multiplier_128_clocks_a_ghash_block() -> None:
     (out,), _keyed = simulate(make_gcm(AES, "serial:1"), [Message(K1, IV1, A4[:16], P4[:16])])
     assert (out.text, out.tag) == model.encrypt(K1, IV1, A4[:16], P4[:16])
     assert 3 * 128 <= out.cycles <= 3 * 128 + 2 * 12
+
+
+@pytest.mark.parametrize("design, ahead", [("aes-128/iterative:ops=encrypt", 64),
+                                           ("aes-128/pipelined:ops=encrypt", 3)])
+def test_decoupled_from_the_core_by_fifos(design: str, ahead: int) -> None:
+    """``decouple``: the core's streams behind FIFOs (no combinational path from the layer's
+    handshakes into the core's state); the same results, back-pressure and a wrong tag
+    included."""
+    rng = random.Random(13)
+    model = gcm_model("aes")
+    messages = _shapes(K0, rng)[:4] + _shapes(K1, rng)[2:4]
+    messages[-1].decrypt, messages[-1].tag = True, bytes(16)
+    outcomes = check(model, make_gcm(design, "serial:16", ahead=ahead, decouple=True), messages,
+                     stall=0.3)
+    assert [out.ok for out in outcomes] == [True] * 5 + [False]

@@ -215,13 +215,52 @@ class _Regs:
         self.text_bytes = Signal(TEXT_LEN_BYTES_BITS, name="text_bytes_q")
 
 
+class _Stream:
+    """One of the core's streams as the layer sees it: valid, ready and the payload's fields."""
+
+    def __init__(self, name: str, **fields: int) -> None:
+        self.valid = Signal(name=f"{name}_valid")
+        self.ready = Signal(name=f"{name}_ready")
+        for field, width in fields.items():
+            setattr(self, field, Signal(width, name=f"{name}_{field}"))
+
+
+class _Decoupled:
+    """The core's interface with its input and output streams behind three-entry FIFOs (two do
+    not keep up with a core that takes a block a clock), so that no combinational path runs from
+    the layer's handshakes (which follow the front end's words) into the core's state; the key
+    channel is the core's own."""
+
+    def __init__(self, io: CoreInterface) -> None:
+        self.key = io.key
+        self.inp = _Stream("to_core", block=BLOCK_BITS, decrypt=1)
+        self.out = _Stream("from_core", block=BLOCK_BITS)
+
+
+def _decoupled(m: Module, io: CoreInterface) -> _Decoupled:
+    from amaranth.lib.fifo import SyncFIFOBuffered
+
+    view = _Decoupled(io)
+    m.submodules.to_core = to_core = SyncFIFOBuffered(width=BLOCK_BITS, depth=3)
+    m.submodules.from_core = from_core = SyncFIFOBuffered(width=BLOCK_BITS, depth=3)
+    m.d.comb += [to_core.w_data.eq(view.inp.block), to_core.w_en.eq(view.inp.valid),
+                 view.inp.ready.eq(to_core.w_rdy),
+                 io.inp.valid.eq(to_core.r_rdy), io.inp.block.eq(to_core.r_data),
+                 io.inp.decrypt.eq(0), to_core.r_en.eq(io.inp.ready),
+                 from_core.w_data.eq(io.out.block), from_core.w_en.eq(io.out.valid),
+                 io.out.ready.eq(from_core.w_rdy),
+                 view.out.valid.eq(from_core.r_rdy), view.out.block.eq(from_core.r_data),
+                 from_core.r_en.eq(view.out.ready)]
+    return view
+
+
 class GcmCore(wiring.Component):
     """GCM over ``block_core`` (a 128-bit core of the common interface, kept unchanged as the
     submodule ``core``), with the GHASH ``multiplier`` (module docstring) and at most ``ahead``
     blocks in the core at once. Interface and protocol: the module docstring."""
 
     def __init__(self, block_core: Elaboratable, shape: CoreShape, multiplier: str = "karatsuba",
-                 ahead: int = 64) -> None:
+                 ahead: int = 64, decouple: bool = False) -> None:
         self._MustUse__silence = True   # a refused layer is never elaborated: no warning
         if shape.block_bits != BLOCK_BITS:
             raise CipherbenchError(f"GCM needs a 128-bit block core, not {shape.block_bits}-bit")
@@ -231,6 +270,7 @@ class GcmCore(wiring.Component):
         self._MustUse__silence = False
         self.block_core, self.shape, self.multiplier, self.ahead = \
             block_core, shape, multiplier, ahead
+        self.decouple = decouple
         super().__init__(gcm_signature(shape))
 
     def inc32(self, counter: Value) -> Value:
@@ -243,9 +283,10 @@ class GcmCore(wiring.Component):
         m.submodules.ghash = gh = GhashAcc(self.multiplier)
         r = _Regs(self.ahead)
         m.d.comb += [gh.h.eq(r.h), self.keyed.eq(r.keyed)]
-        issue, result = self._key_and_issue(m, r, core.io)
-        self._results(m, r, core.io, result)
-        take_text = self._text(m, r, core.io, gh)
+        io = _decoupled(m, core.io) if self.decouple else core.io
+        issue, result = self._key_and_issue(m, r, io)
+        self._results(m, r, io, result)
+        take_text = self._text(m, r, io, gh)
         self._ad_and_lengths(m, r, gh, take_text)
         self._tag(m, r, gh)
         m.d.sync += r.in_flight.eq(r.in_flight + issue - result)

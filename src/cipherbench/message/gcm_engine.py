@@ -91,10 +91,11 @@ class GcmEngine(Component):
     layer_class: type[GcmCore] = GcmCore
 
     def __init__(self, block_core: Elaboratable, shape: CoreShape, w: int = 32, *,
-                 sw: int | None = None, multiplier: str = "karatsuba", ahead: int = 64) -> None:
+                 sw: int | None = None, multiplier: str = "karatsuba", ahead: int = 64,
+                 decouple: bool = False) -> None:
         self._MustUse__silence = True   # a refused engine is never elaborated: no warning
         self.lwc_shape = LwcShape(w, sw)
-        self.gcm = self.layer_class(block_core, shape, multiplier, ahead)
+        self.gcm = self.layer_class(block_core, shape, multiplier, ahead, decouple)
         self._MustUse__silence = False
         self.core_shape = shape
         super().__init__(EngineSignature(self.lwc_shape))
@@ -197,7 +198,7 @@ class GcmEngine(Component):
 
 
 def gcm_engine_design(spec_text: str, w: int = 32, multiplier: str = "karatsuba", *,
-                      sw: int | None = None, ahead: int = 64,
+                      sw: int | None = None, ahead: int = 64, decouple: bool = False,
                       engine_class: type[GcmEngine] = GcmEngine) -> LwcDesign:
     """The LWC design of GCM over the block core ``spec_text`` names (a 128-bit block cipher with
     ``ops=encrypt`` or both, e.g. ``aes-128/iterative:ops=encrypt``) at width ``w``."""
@@ -207,5 +208,6 @@ def gcm_engine_design(spec_text: str, w: int = 32, multiplier: str = "karatsuba"
         core._MustUse__silence = True   # refused, never elaborated
         raise CipherbenchError(f"GCM needs a 128-bit block cipher; {spec_text} has "
                                f"{shape.block_bits}-bit blocks")
-    engine = engine_class(core, shape, w, sw=sw, multiplier=multiplier, ahead=ahead)
+    engine = engine_class(core, shape, w, sw=sw, multiplier=multiplier, ahead=ahead,
+                          decouple=decouple)
     return LwcDesign(LwcShape(w, sw), engine, block_bytes=BLOCK_BYTES, tag_bytes=TAG_BYTES)
