@@ -5,9 +5,10 @@ and the figures derived from them, beside the bare block core on the same flow (
     python benchmarks/gcm_engines.py OUT [--engine SPEC,W,GHASH ...] [--liberty osu018 ...]
         [--goal area|speed ...]
 
-An engine is ``SPEC,W,GHASH``: the block core's design spec (``aes-128/iterative:ops=encrypt``),
-the LWC data width (32 or 128) and the GHASH multiplier (``karatsuba``, ``schoolbook``,
-``karatsuba2``, ``serial:D``). Results go to OUT/results.json, one entry per engine, library and
+An engine is ``SPEC,W,GHASH[,OPTION...]``: the block core's design spec
+(``aes-128/iterative:ops=encrypt``), the LWC data width (32 or 128), the GHASH multiplier
+(``karatsuba``, ``schoolbook``, ``karatsuba2``, ``serial:D``), and options: ``decouple`` (the core's
+streams behind FIFOs) and ``ahead=N`` (at most N blocks in the core). Results go to OUT/results.json, one entry per engine, library and
 goal, kept across runs (an entry there is not measured again: the script is resumable), and a
 Markdown table is printed. The engines are verified in simulation by the measurement itself
 (every message of every case against the model) and by tests/test_gcm_engine.py (CAVP records);
@@ -29,7 +30,20 @@ DEFAULT_ENGINES = ("aes-128/iterative:ops=encrypt,32,karatsuba",
                    "aes-128/iterative:ops=encrypt,128,karatsuba")
 
 
-def engine_folder(out: Path, spec: str, w: int, ghash: str) -> Path:
+def engine_options(options: list[str]) -> dict[str, Any]:
+    """``decouple`` and ``ahead=N`` as gcm_engine_design's keywords."""
+    found: dict[str, Any] = {}
+    for option in options:
+        if option == "decouple":
+            found["decouple"] = True
+        elif option.startswith("ahead="):
+            found["ahead"] = int(option.split("=", 1)[1])
+        else:
+            raise SystemExit(f"unknown engine option {option!r}: decouple or ahead=N")
+    return found
+
+
+def engine_folder(out: Path, spec: str, w: int, ghash: str, options: list[str]) -> Path:
     """The engine's design folder (Verilog, manifest, cycles), written once."""
     from cipherbench.families.message import MESSAGE
     from cipherbench.message.gcm import GcmAead
@@ -38,16 +52,18 @@ def engine_folder(out: Path, spec: str, w: int, ghash: str) -> Path:
     from cipherbench.spec import parse
 
     parsed = parse(spec)
-    folder = out / f"{parsed.slug}_w{w}_{ghash.replace(':', '')}"
+    suffix = "".join(f"_{o.replace('=', '')}" for o in options)
+    folder = out / f"{parsed.slug}_w{w}_{ghash.replace(':', '')}{suffix}"
     manifest_path = folder / "manifest.json"
     if manifest_path.exists() and "cycles_per_message" in json.loads(manifest_path.read_text()):
         return folder
     folder.mkdir(parents=True, exist_ok=True)
-    manifest = write_lwc_design(gcm_engine_design(spec, w, ghash), folder)
+    manifest = write_lwc_design(gcm_engine_design(spec, w, ghash, **engine_options(options)),
+                                folder)
     model = GcmAead(parsed.cipher, max(parsed.key_sizes))
     started = time.monotonic()
     manifest.update(MESSAGE.manifest_entries(MESSAGE.measure_cycles(folder, parsed, model)))
-    manifest.update({"design": f"{spec} + GCM ({ghash}), w = {w}", "block_bytes": 16,
+    manifest.update({"design": f"{spec} + GCM ({ghash}, {options}), w = {w}", "block_bytes": 16,
                      "measure_seconds": round(time.monotonic() - started, 1)})
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
     return folder
@@ -78,8 +94,8 @@ def bare_core(spec: str, liberty: str, goal: str) -> dict[str, Any]:
 def measure(out: Path, engine: str, liberty: str, goal: str) -> dict[str, Any]:
     from cipherbench.families.message import MESSAGE
 
-    spec, w, ghash = engine.split(",")
-    folder = engine_folder(out, spec, int(w), ghash)
+    spec, w, ghash, *options = engine.split(",")
+    folder = engine_folder(out, spec, int(w), ghash, options)
     manifest = json.loads((folder / "manifest.json").read_text())
     started = time.monotonic()
     figures = synthesize(folder, liberty, goal)
