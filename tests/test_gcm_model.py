@@ -12,7 +12,7 @@ from cipherbench.errors import CipherbenchError
 from cipherbench.message.aead import do_results, kat_operations, model_results
 from cipherbench.message.cavp import cavp_gcm_file, parse_cavp_gcm, read_cavp_gcm
 from cipherbench.message.gcm import TAG_BITS, GcmModel, gcm_model
-from cipherbench.message.gcm_oracles import ORACLES, gcm_encrypt, gcm_oracles
+from cipherbench.message.gcm_oracles import declared, gcm_encrypt, gcm_oracles
 from cipherbench.message.kat import AeadRecord, read_kat, write_kat
 from cipherbench.message.lwc import (Params, Status, decrypt_operation, encrypt_operation,
                                      output_of, parse_do, to_words)
@@ -149,7 +149,7 @@ def test_gcm_over_every_128_bit_cipher_of_the_registry(cipher):
         oracles = gcm_oracles(cipher)
     except CipherbenchError as err:
         assert "only the model's own consistency" in str(err)
-        assert not any(cipher in known for known in ORACLES.values())
+        assert declared(cipher) == ()
         return
     for oracle in oracles:
         try:

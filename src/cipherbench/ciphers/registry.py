@@ -104,6 +104,11 @@ class CipherInfo:
     # The independent implementation verification compares with; None: there is none, and
     # verification and the trust table say so.
     oracle: OracleRef | None = None
+    # Independent implementations of GCM over this cipher (message/gcm_oracles.py): ``library``
+    # cryptography (``hazmat`` ``algorithms.<name>``), pycryptodome (``Crypto.Cipher.<name>``) or
+    # botan (the algorithm's name, ``{bits}`` standing for the key size); none: only the GCM
+    # model's own consistency is checked.
+    gcm_oracles: tuple[OracleRef, ...] = ()
     # The cipher's Monte Carlo test: monte_carlo(chain, key_sizes, directions, outer, reference)
     # yields verify.mct.MctOutcome per key size and direction (verify/mct.py: cipher_mct).
     monte_carlo: Callable[..., Iterable[Any]] | None = None

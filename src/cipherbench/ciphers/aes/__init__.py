@@ -94,6 +94,8 @@ CIPHER = CipherInfo(
                       "is the cut after SubBytes: pipelined with inner >= 1 only"),
     },
     oracle=OracleRef("cryptography", "AES"),
+    gcm_oracles=(OracleRef("cryptography", "AES"), OracleRef("pycryptodome", "AES"),
+                 OracleRef("botan", "AES-{bits}")),
     monte_carlo=_monte_carlo,
     aliases=("Rijndael",),
     openssl="aes-128-ecb",

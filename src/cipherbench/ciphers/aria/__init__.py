@@ -76,6 +76,7 @@ CIPHER = CipherInfo(
     # blocks and mirror in memory.
     architectures=("iterative", "unrolled", "pipelined"),
     oracle=OracleRef("cryptopp", "ARIA"),
+    gcm_oracles=(OracleRef("botan", "ARIA-{bits}"),),
     openssl="aria-128-ecb",
     cryptopp=(CryptoppClass("ARIA", "aria.h", "ARIA"),),
     components=_components,

@@ -75,6 +75,7 @@ CIPHER = CipherInfo(
     # decryption from forward key states, one state off for this Feistel schedule (docs/ciphers).
     architectures=("iterative", "unrolled", "pipelined"),
     oracle=OracleRef("cryptography-decrepit", "Camellia"),
+    gcm_oracles=(OracleRef("botan", "Camellia-{bits}"),),
     openssl="camellia-128-ecb",
     cryptopp=(CryptoppClass("Camellia", "camellia.h", "Camellia"),),
 )

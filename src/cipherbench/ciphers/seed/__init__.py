@@ -72,6 +72,7 @@ CIPHER = CipherInfo(
     # decryption from forward key states, one state off for this Feistel schedule (docs/ciphers).
     architectures=("iterative", "unrolled", "narrow", "pipelined"),
     oracle=OracleRef("cryptography-decrepit", "SEED"),
+    gcm_oracles=(OracleRef("botan", "SEED"),),
     openssl="seed-ecb",
     cryptopp=(CryptoppClass("SEED", "seed.h", "SEED"),),
     arch_hardware={"narrow": _narrow_hardware},

@@ -58,6 +58,7 @@ CIPHER = CipherInfo(
     architectures=("iterative", "unrolled", "pipelined", "narrow"),
     vector_sets=_vector_sets,
     oracle=OracleRef("cryptopp", "Serpent"),
+    gcm_oracles=(OracleRef("botan", "Serpent"),),
     monte_carlo=SubmissionMct("serpent", reverse=True),
     cryptopp=(CryptoppClass("Serpent", "serpent.h", "Serpent"),),
     arch_hardware={"narrow": _narrow_hardware},

@@ -77,6 +77,7 @@ CIPHER = CipherInfo(
     restricts={"masked:width": ("32",), "masked:ops": ("encrypt",)},
     arch_hardware={"masked": _masked_hardware},
     oracle=OracleRef("cryptography", "SM4"),
+    gcm_oracles=(OracleRef("cryptography", "SM4"), OracleRef("botan", "SM4")),
     aliases=("SMS4",),
     openssl="sm4-ecb",
     cryptopp=(CryptoppClass("SM4", "sm4.h", "SM4"),),

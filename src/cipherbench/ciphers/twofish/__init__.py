@@ -90,6 +90,7 @@ CIPHER = CipherInfo(
     architectures=("iterative", "unrolled", "pipelined", "narrow"),
     vector_sets=_vector_sets,
     oracle=OracleRef("cryptopp", "Twofish"),
+    gcm_oracles=(OracleRef("botan", "Twofish"),),
     cryptopp=(CryptoppClass("Twofish", "twofish.h", "Twofish"),),
     arch_hardware={"narrow": _narrow_hardware},
     components=_components,
