@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -31,8 +30,8 @@ from ..errors import CipherbenchError, ToolFailed
 from ..message.lwc import Instruction, Opcode, Operation, Params, Status, to_words
 from ..message.ports import LwcShape
 from ..message.tvfiles import read_tv_files
-from .sim import (CXX_FLAGS, MAKE_VARS, VERILATOR_OPTS, build_cache_root, build_timeout_s,
-                  first_error, verilator_tool)
+from .sim import (CXX_FLAGS, MAKE_VARS, VERILATOR_OPTS, build_cache_root, build_step,
+                  publish_build, verilator_tool)
 
 TESTBENCH = "verify/lwc_tb/tb_lwc.cpp"
 _EXE = "tb"
@@ -163,21 +162,11 @@ class MessageSimulator:
 
     def build(self) -> Path:
         """Compile the testbench for this design (once: later calls hit the cache)."""
-        if self._exe is not None and self._exe.is_file():
-            return self._exe
-        out_dir = self.build_root / self.build_hash()
-        exe = out_dir / _EXE
-        if not exe.is_file():
-            self.build_root.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=self.build_root, prefix="build-") as tmp:
-                built, log = self._compile(Path(tmp))
-                out_dir.mkdir(parents=True, exist_ok=True)
-                (out_dir / "build.log").write_text(log)
-                os.replace(built, exe)
-        self._exe = exe
-        return exe
+        if self._exe is None or not self._exe.is_file():
+            self._exe = publish_build(self.build_root / self.build_hash(), _EXE, self._compile)
+        return self._exe
 
-    def _compile(self, tmp: Path) -> tuple[Path, str]:
+    def _compile(self, tmp: Path) -> Path:
         vl = verilator_tool()
         mdir, tb = tmp / "obj", tmp / Path(TESTBENCH).name
         tb.write_text(testbench_source())
@@ -188,20 +177,11 @@ class MessageSimulator:
         make = ["make", "-C", str(mdir), "-f", "Vtb_top.mk", "-j", "2", *MAKE_VARS,
                 f"PYTHON3={sys.executable}", _EXE]
         log += self._step(make, tmp, vl)
-        return mdir / _EXE, log
+        (tmp / "build.log").write_text(log)
+        return mdir / _EXE
 
     def _step(self, cmd: list[str], cwd: Path, vl) -> str:
-        timeout = build_timeout_s(self.verilog)
-        try:
-            proc = subprocess.run(cmd, cwd=cwd, env=vl.env(), capture_output=True, text=True,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired as exc:
-            raise ToolFailed(f"Verilator build of {self.top} timed out after {timeout:.0f} s") \
-                from exc
-        if proc.returncode != 0:
-            raise ToolFailed(f"Verilator build of {self.top} failed: "
-                             f"{first_error(proc.stderr + chr(10) + proc.stdout)}")
-        return f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
+        return build_step(cmd, cwd, vl, self.top, self.verilog)
 
     def run(self, operations: Sequence[Operation], *, stall_seed: int | None = None,
             timeout_cycles: int = 10_000, timeout_s: float = 300) -> MessageRun:

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 from ..errors import CipherbenchError, ToolFailed, ToolMissing
 from ..interface import CoreShape, CoreSignature
@@ -204,6 +204,40 @@ def build_timeout_s(verilog: Sequence[Path]) -> float:
     return max(_BUILD_TIMEOUT_MIN_S, _BUILD_TIMEOUT_S_PER_MB * megabytes)
 
 
+def build_step(cmd: list[str], cwd: Path, vl: _Verilator, top: str,
+               verilog: Sequence[Path]) -> str:
+    """One step of a testbench's Verilator build (verilate or make); its log. A failure or a
+    time-out is a one-line ToolFailed naming the design's top."""
+    timeout = build_timeout_s(verilog)
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, env=vl.env(), capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        raise ToolFailed(f"Verilator build of {top} timed out after {timeout:.0f} s: rerun on "
+                         f"a less loaded machine or set {_BUILD_TIMEOUT_ENV} higher") from exc
+    log = f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
+    if proc.returncode != 0:
+        # Errors go to stderr; stdout echoes compile commands, which could match by accident.
+        raise ToolFailed(f"Verilator build of {top} failed: "
+                         f"{first_error(proc.stderr + chr(10) + proc.stdout)}")
+    return log
+
+
+def publish_build(out_dir: Path, exe_name: str, compile: Callable[[Path], Path]) -> Path:
+    """The executable ``out_dir/exe_name``, compiled by ``compile(private_dir)`` (which leaves
+    ``build.log`` there and returns the executable) unless it is cached. Built in a private dir,
+    then moved into place: concurrent builds of the same design never see a half-written one."""
+    exe = out_dir / exe_name
+    if not exe.is_file():
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=out_dir.parent, prefix="build-") as tmp:
+            built = compile(Path(tmp))
+            out_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(Path(tmp) / "build.log", out_dir / "build.log")
+            os.replace(built, exe)
+    return exe
+
+
 def first_error(log: str) -> str:
     """The first line that says what went wrong (Verilator, compiler or linker)."""
     lines = log.splitlines()
@@ -308,21 +342,9 @@ class Simulator:
 
     def build(self) -> Path:
         """Compile the testbench for this design (once: later calls hit the cache)."""
-        if self._exe is not None and self._exe.is_file():
-            return self._exe
-        out_dir = self.build_root / self.build_hash()
-        exe = out_dir / _EXE
-        if not exe.is_file():
-            self.build_root.mkdir(parents=True, exist_ok=True)
-            # Build in a private dir, then move into place: concurrent builds of the same design
-            # cannot see a half-written executable.
-            with tempfile.TemporaryDirectory(dir=self.build_root, prefix="build-") as tmp:
-                built = self._compile(Path(tmp))
-                out_dir.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(Path(tmp) / "build.log", out_dir / "build.log")
-                os.replace(built, exe)
-        self._exe = exe
-        return exe
+        if self._exe is None or not self._exe.is_file():
+            self._exe = publish_build(self.build_root / self.build_hash(), _EXE, self._compile)
+        return self._exe
 
     def _compile(self, tmp: Path) -> Path:
         vl = verilator_tool()
@@ -363,20 +385,7 @@ class Simulator:
             os.replace(tmp, runtime / obj)
 
     def _step(self, cmd: list[str], cwd: Path, vl: _Verilator) -> str:
-        timeout = build_timeout_s(self.verilog)
-        try:
-            proc = subprocess.run(cmd, cwd=cwd, env=vl.env(), capture_output=True, text=True,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired as exc:
-            raise ToolFailed(f"Verilator build of {self.top} timed out after {timeout:.0f} s: "
-                             f"rerun on a less loaded machine or set {_BUILD_TIMEOUT_ENV} "
-                             "higher") from exc
-        log = f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
-        if proc.returncode != 0:
-            # Errors go to stderr; stdout echoes compile commands, which could match by accident.
-            first = first_error(proc.stderr + "\n" + proc.stdout)
-            raise ToolFailed(f"Verilator build of {self.top} failed: {first}")
-        return log
+        return build_step(cmd, cwd, vl, self.top, self.verilog)
 
     # -- run
 
