@@ -133,7 +133,28 @@ class CoreSignature(Signature):
         return CoreInterface(self)
 
 
-class CoreInterface(PureInterface):
+class PortedInterface(PureInterface):
+    """A top-level interface object whose Signals are named as the Verilog ports: the port list
+    and the manifest's ports read off its signature (the block cores' and the LWC designs')."""
+
+    def _flat(self) -> Iterator[tuple[str, Signal]]:
+        """(direction seen from the design, signal) per port, in the signature's order."""
+        for _path, member, value in self.signature.flatten(self):
+            yield ("out" if member.flow == Out else "in"), value
+
+    def port_list(self) -> list[Signal]:
+        """Signals in manifest order, without clk/rst (Amaranth adds the sync domain's)."""
+        return [sig for _dir, sig in self._flat()]
+
+    def ports(self) -> list[dict[str, object]]:
+        """The manifest's port list (clk and rst first)."""
+        return [{"name": "clk", "dir": "in", "width": 1},
+                {"name": "rst", "dir": "in", "width": 1},
+                *({"name": sig.name, "dir": direction, "width": len(sig)}
+                  for direction, sig in self._flat())]
+
+
+class CoreInterface(PortedInterface):
     """A core's interface object: its channels (``key``, ``inp``, ``out``; ``rk`` for
     keys=loaded), each holding Signals named as the Verilog ports."""
 
@@ -149,18 +170,3 @@ class CoreInterface(PureInterface):
     def shape(self) -> CoreShape:
         return self.signature.shape
 
-    def _flat(self) -> Iterator[tuple[str, Signal]]:
-        """(direction seen from the core, signal) per port, in the signature's order."""
-        for _path, member, value in self.signature.flatten(self):
-            yield ("out" if member.flow == Out else "in"), value
-
-    def port_list(self) -> list[Signal]:
-        """Signals in manifest order, without clk/rst (Amaranth adds the sync domain's)."""
-        return [sig for _dir, sig in self._flat()]
-
-    def ports(self) -> list[dict[str, object]]:
-        """The manifest's port list of the generated module (clk and rst first)."""
-        return [{"name": "clk", "dir": "in", "width": 1},
-                {"name": "rst", "dir": "in", "width": 1},
-                *({"name": sig.name, "dir": direction, "width": len(sig)}
-                  for direction, sig in self._flat())]

@@ -32,12 +32,11 @@ Engine side (``EngineSignature``, seen from the engine; the front end holds the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
-from amaranth.hdl import Signal
-from amaranth.lib.wiring import In, Out, PureInterface, Signature
+from amaranth.lib.wiring import In, Out, Signature
 
-from cipherbench.interface import Channel
+from cipherbench.interface import Channel, PortedInterface
 
 from .lwc import check_width
 
@@ -85,24 +84,10 @@ class LwcSignature(Signature):
         return LwcInterface(self)
 
 
-class LwcInterface(PureInterface):
+class LwcInterface(PortedInterface):
     """An LWC design's top-level interface object, its Signals named as the Verilog ports."""
 
     signature: LwcSignature
-
-    def _flat(self) -> Iterator[tuple[str, Signal]]:
-        for _path, member, value in self.signature.flatten(self):
-            yield ("out" if member.flow == Out else "in"), value
-
-    def port_list(self) -> list[Signal]:
-        """Signals in manifest order, without clk/rst (Amaranth adds the sync domain's)."""
-        return [sig for _dir, sig in self._flat()]
-
-    def ports(self) -> list[dict[str, object]]:
-        """The manifest's port list (clk and rst first)."""
-        return [{"name": "clk", "dir": "in", "width": 1}, {"name": "rst", "dir": "in", "width": 1},
-                *({"name": sig.name, "dir": direction, "width": len(sig)}
-                  for direction, sig in self._flat())]
 
 
 def bdi_channel(shape: LwcShape) -> Channel:
