@@ -54,7 +54,7 @@ def test_the_branch_check_finds_a_branch() -> None:
 def test_specs_name_their_kind() -> None:
     assert kind_of(parse("aes-128/iterative")) is GENERATED
     assert kind_of(design_of(str(CORE))) is DESCRIBED
-    assert {kind.name for kind in KINDS} == {"generated", "described"}
+    assert {kind.name for kind in KINDS} == {"generated", "described", "engine"}
     with pytest.raises(CipherbenchError, match="unknown kind of design 'woven'; valid: "):
         kind_named("woven")
 
@@ -135,6 +135,7 @@ def _missing(kind: object) -> list[str]:
 
 
 def test_every_kind_answers_the_whole_protocol() -> None:
-    assert {kind.name: _missing(kind) for kind in KINDS} == {"described": [], "generated": []}
+    assert {kind.name: _missing(kind) for kind in KINDS} == {"described": [], "engine": [],
+                                                            "generated": []}
     # Shown able to fail: an object that is no kind lacks the members.
     assert {"name", "write", "family", "from_provenance"} <= set(_missing(object()))

@@ -34,11 +34,9 @@ def write_design(spec: DesignSpec, out_dir: Path) -> dict[str, Any]:
 
 def measure_design_cycles(design_dir: Path, spec: DesignSpec) -> dict[str, Any]:
     """What the design's interface family measures in simulation (the block family: cycle
-    counts per key size), checked against the cipher's reference model."""
-    from .ciphers.registry import ciphers
-
-    family = kind_of(spec).family(spec)
-    return family.measure_cycles(design_dir, spec, ciphers()[spec.cipher].model())
+    counts per key size), checked against the design's reference model (its kind's)."""
+    kind = kind_of(spec)
+    return kind.family(spec).measure_cycles(design_dir, spec, kind.model(spec))
 
 
 def generate(spec_text: str | DesignSpec, out_dir: Path, *, measure: bool = True,

@@ -220,7 +220,8 @@ def by_key_size(block_bits: int, measured: Mapping[Any, Mapping[str, Any]], cloc
 # --- the whole record ----------------------------------------------------------------------
 
 
-def derive(record: Mapping[str, Any]) -> dict[str, Any]:
+def derive(record: Mapping[str, Any], family: Any = None,
+           design: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Derived metrics of one measured design on one target.
 
     ``record`` keys:
@@ -236,7 +237,9 @@ def derive(record: Mapping[str, Any]) -> dict[str, Any]:
 
     Returns {block_bits, io_count, fmax_mhz, clock_period_ns, area_um2, gate_equivalents,
     transistors, luts, by_key_size: {"128": {the block family's DERIVED figures}}},
-    JSON-ready.
+    JSON-ready. ``family``: the design's interface family (families/), whose ``metrics`` give
+    ``by_key_size`` from ``design`` (its manifest) and the cycles, and whose name the result
+    then carries as ``family``; None: the block family's figures.
     """
     block_bits = record.get("block_bits")
     if isinstance(block_bits, bool) or not isinstance(block_bits, int) or block_bits <= 0:
@@ -254,5 +257,10 @@ def derive(record: Mapping[str, Any]) -> dict[str, Any]:
     for name in AREA_FIGURES:
         out[name] = checked_number(figures.get(name), name, positive=True)
     out["gate_equivalents"] = gate_equivalents_of(figures)
-    out["by_key_size"] = by_key_size(block_bits, record.get("cycles") or {}, fmax, figures)
+    cycles = record.get("cycles") or {}
+    if family is None:
+        out["by_key_size"] = by_key_size(block_bits, cycles, fmax, figures)
+    else:
+        out["family"] = family.name
+        out["by_key_size"] = family.metrics(design or record, cycles, fmax, figures)
     return out

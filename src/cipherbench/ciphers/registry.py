@@ -109,6 +109,12 @@ class CipherInfo:
     # botan (the algorithm's name, ``{bits}`` standing for the key size); none: only the GCM
     # model's own consistency is checked.
     gcm_oracles: tuple[OracleRef, ...] = ()
+    # Known-answer files of GCM over this cipher: the NIST CAVP response files (in PyPI's
+    # cryptography-vectors) by name, ``{bits}`` standing for the key size, encryption files
+    # (``gcmEncryptExtIV{bits}.rsp``) and decryption files with FAIL records
+    # (``gcmDecrypt{bits}.rsp``); a GCM engine is verified against their 96-bit-IV, 128-bit-tag
+    # records (verify/message_verify.py).
+    gcm_known_answers: tuple[str, ...] = ()
     # The cipher's Monte Carlo test: monte_carlo(chain, key_sizes, directions, outer, reference)
     # yields verify.mct.MctOutcome per key size and direction (verify/mct.py: cipher_mct).
     monte_carlo: Callable[..., Iterable[Any]] | None = None

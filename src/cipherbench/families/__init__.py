@@ -66,6 +66,12 @@ class InterfaceFamily(Protocol):
         ...
 
     @property
+    def power_workloads(self) -> tuple[str, ...]:
+        """The workloads a netlist's switching activity is simulated under for power
+        (verify/activity.py); none: the family's designs get no power figure yet."""
+        ...
+
+    @property
     def manifest_fields(self) -> tuple[str, ...]:
         """The measured figures a manifest carries, in the order ``measure_cycles`` gives them."""
         ...

@@ -27,6 +27,7 @@ from ..ciphers.base import CipherModel
 from ..errors import CipherbenchError
 from ..interface import CoreShape, CoreSignature
 from ..metrics import DERIVED, by_key_size
+from ..verify.activity import WORKLOADS
 from ..verify.measure import CYCLE_COUNTS, measure_cycles
 from ..verify.sim import TESTBENCH, Simulator, testbench_source
 from . import Figure
@@ -46,6 +47,7 @@ class BlockFamily:
              "size")
     testbench = TESTBENCH
     model_protocol: type = CipherModel
+    power_workloads = WORKLOADS
     manifest_fields: tuple[str, ...] = tuple(f.name for f in CYCLE_COUNTS)
     figures: tuple[Figure, ...] = CYCLE_COUNTS + DERIVED
 

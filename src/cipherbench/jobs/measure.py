@@ -39,7 +39,8 @@ def measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id: 
     manifest = json.loads((folder / "manifest.json").read_text())
     # Nothing is measured that has not passed verification (verify/record.py).
     with stages("verification"):
-        manifest["verification"] = ensure_verified(job.design, folder, progress=say)
+        manifest["verification"] = ensure_verified(job.design, folder, progress=say,
+                                                   verify=kind_of(job.design).verify)
     work_root = cache_root() / "runs"
     work_root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f"{job.design.slug}-", dir=work_root) as work:
@@ -47,14 +48,15 @@ def measure(job: Job, flow: Any, settings: dict[str, Any], key: str, target_id: 
             flow_result = flow.run(folder, Path(work), settings)
         with stages("netlist_check"):
             netlist_check = check_netlist(job, folder, flow_result, Path(work), say)
-        if "power_netlist" in flow_result.artifacts:
+        family = kind_of(job.design).family(job.design)
+        if "power_netlist" in flow_result.artifacts and family.power_workloads:
             with stages("power"):
                 flow_result.measurements.update(
                     measure_power(job.design, folder, flow_result, Path(work), say))
-    cycles = kind_of(job.design).family(job.design).measured(manifest)
+    cycles = family.measured(manifest)
     metrics = derive({"block_bits": manifest["block_bits"], "cycles": cycles,
                       "measurements": flow_result.measurements,
-                      "io_count": manifest["io_count"]})
+                      "io_count": manifest["io_count"]}, family=family, design=manifest)
     provenance = provenance_of(job, flow_result.tools, inputs, key, manifest, netlist_check)
     # Wall time of the whole job (design, verification, flow, netlist simulation, power) on the
     # machine that ran it: what a study's time is estimated from, never a figure of the design.

@@ -72,8 +72,11 @@ def _simulate_netlist(job: Job, folder: Path, flow_result: Any, work: Path,
     if say:
         say(f"simulating the {flow_result.target} netlist of {job.design}")
     # Traced only where the power measurement reuses the executable (verify/activity.py).
+    from ..kinds.registry import kind_of
+
     check = simulate_netlist(job.design, folder, Path(netlist), work, flow_result.target,
-                             trace="power_netlist" in flow_result.artifacts)
+                             trace="power_netlist" in flow_result.artifacts,
+                             verify=kind_of(job.design).verify)
     if check["failed"]:
         first = "; ".join(check["first_failures"]) or "see the netlist simulation"
         raise CipherbenchError(f"the {flow_result.target} netlist of {job.design} differs from "

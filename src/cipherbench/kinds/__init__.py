@@ -1,9 +1,10 @@
 """Kinds of design: the one interface through which cipherbench writes, digests, checks,
 verifies, measures, gives provenance to and reproduces a design, whatever made it.
 
-Two kinds exist: ``generated`` (kinds/generated.py: a cipher's hardware built by an architecture
-generator) and ``described`` (kinds/described.py: a designer's own core read from its TOML
-description, external/). A design spec names its kind (``DesignSpec.kind``); everything else
+Three kinds exist: ``generated`` (kinds/generated.py: a cipher's hardware built by an architecture
+generator), ``described`` (kinds/described.py: a designer's own core read from its TOML
+description, external/) and ``engine`` (kinds/engine.py: a message-level engine of a mode, GCM,
+over a generated block core, behind the LWC API). A design spec names its kind (``DesignSpec.kind``); everything else
 asks the kind, never the spec's type or name (kinds/registry.py finds the kind of a stored design
 name or of a design argument). A new kind of design is one more module here and one more entry
 in the registry's list.
@@ -48,6 +49,18 @@ class DesignKind(Protocol):
     def family(self, spec: DesignSpec) -> InterfaceFamily:
         """The interface family the design has (families/): its ports, testbench, model and
         figures."""
+        ...
+
+    def model(self, spec: DesignSpec) -> Any:
+        """The reference model the design is checked against: the family's model protocol (a
+        block core: the cipher's ``CipherModel``; an engine: an ``AeadModel``)."""
+        ...
+
+    def verify(self, spec: DesignSpec, design_dir: Path, *, netlist: bool = False,
+               trace: bool = False) -> Any:
+        """Run the design's verification (a ``verify.designs.VerifyReport``): a run's whole
+        procedure, or with ``netlist`` the smaller one a synthesized netlist gets (``trace``:
+        the simulator records a VCD, for power)."""
         ...
 
     def sources(self, spec: DesignSpec) -> tuple[Path, ...]:

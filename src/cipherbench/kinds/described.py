@@ -51,6 +51,17 @@ class DescribedKind:
     def family(self, spec: DesignSpec) -> InterfaceFamily:
         return BLOCK  # every cipher core is a block design
 
+    def model(self, spec: DesignSpec) -> Any:
+        from ..ciphers.registry import ciphers
+
+        return ciphers()[spec.cipher].model()
+
+    def verify(self, spec: DesignSpec, design_dir: Path, *, netlist: bool = False,
+               trace: bool = False) -> Any:
+        from ..verify.record import verify_block_design
+
+        return verify_block_design(spec, design_dir, netlist=netlist, trace=trace)
+
     def sources(self, spec: DesignSpec) -> tuple[Path, ...]:
         """The code that reads, wraps and measures a described core (its own files are in the
         spec's digest)."""
@@ -74,7 +85,7 @@ class DescribedKind:
         its first failing cases (verify/record.py), not the measurement's mismatch."""
         from ..verify.record import ensure_verified
 
-        ensure_verified(spec, folder, progress=progress)
+        ensure_verified(spec, folder, progress=progress, verify=self.verify)
 
     def provenance(self, manifest: dict[str, Any]) -> dict[str, Any]:
         # The description and files, hashed: what reproducing the result needs again.

@@ -83,6 +83,17 @@ class GeneratedKind:
     def family(self, spec: DesignSpec) -> InterfaceFamily:
         return BLOCK  # every cipher core is a block design
 
+    def model(self, spec: DesignSpec) -> Any:
+        from ..ciphers.registry import ciphers
+
+        return ciphers()[spec.cipher].model()
+
+    def verify(self, spec: DesignSpec, design_dir: Path, *, netlist: bool = False,
+               trace: bool = False) -> Any:
+        from ..verify.record import verify_block_design
+
+        return verify_block_design(spec, design_dir, netlist=netlist, trace=trace)
+
     def sources(self, spec: DesignSpec) -> tuple[Path, ...]:
         return design_sources(tuple(self.common_sources()), spec.cipher, spec.arch)
 

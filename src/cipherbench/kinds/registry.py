@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 from ..errors import CipherbenchError
 from . import DesignKind
 from .described import DESCRIBED
+from .engine import ENGINE
 from .generated import GENERATED
 
 if TYPE_CHECKING:
     from ..spec import DesignSpec
 
-KINDS: tuple[DesignKind, ...] = (DESCRIBED, GENERATED)
+KINDS: tuple[DesignKind, ...] = (DESCRIBED, ENGINE, GENERATED)
 _BY_NAME = {kind.name: kind for kind in KINDS}
 
 

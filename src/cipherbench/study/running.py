@@ -57,4 +57,5 @@ def verify_before_run(study: Study, say: Callable[[str], None] | None) -> None:
 
     for design in study.designs:
         if kind_of(design).verified_before_run:
-            ensure_verified(design, ensure_design(design, progress=say), progress=say)
+            ensure_verified(design, ensure_design(design, progress=say), progress=say,
+                            verify=kind_of(design).verify)

@@ -30,8 +30,8 @@ from ..errors import CipherbenchError, ToolFailed
 from ..message.lwc import Instruction, Opcode, Operation, Params, Status, to_words
 from ..message.ports import LwcShape
 from ..message.tvfiles import read_tv_files
-from .sim import (CXX_FLAGS, MAKE_VARS, VERILATOR_OPTS, build_cache_root, build_step,
-                  publish_build, verilator_tool)
+from .sim import (_GATE_LEVEL_MAKE_VARS, _GATE_LEVEL_OPTS, CXX_FLAGS, MAKE_VARS,
+                  VERILATOR_OPTS, build_cache_root, build_step, publish_build, verilator_tool)
 
 TESTBENCH = "verify/lwc_tb/tb_lwc.cpp"
 _EXE = "tb"
@@ -133,6 +133,8 @@ class MessageSimulator:
             self.verilog = [self.design_dir / name for name in manifest["verilog"]]
             self.shape = LwcShape(int(manifest["w"]), int(manifest.get("sw") or manifest["w"]))
             ports = {str(p["name"]): int(p["width"]) for p in manifest["ports"]}
+            # A synthesized netlist (verify/netlist.py) is built as the block testbench builds one.
+            self.gate_level = bool(manifest.get("gate_level"))
         except (OSError, ValueError) as exc:
             raise CipherbenchError(f"cannot read {path}: {exc}") from exc
         except (KeyError, TypeError) as exc:
@@ -149,13 +151,20 @@ class MessageSimulator:
     def _defines(self) -> list[str]:
         return [f"-DTB_W={self.shape.w}", f"-DTB_SW={self.shape.key_width}"]
 
+    def _options(self) -> list[str]:
+        return [*VERILATOR_OPTS, *(_GATE_LEVEL_OPTS if self.gate_level else [])]
+
+    def _make_vars(self) -> list[str]:
+        return [*MAKE_VARS, *(_GATE_LEVEL_MAKE_VARS if self.gate_level else [])]
+
     def build_hash(self) -> str:
         """Hash of everything that goes into the executable."""
         h = hashlib.sha256()
         for label, data in [("verilator", verilator_tool().version.encode()),
                             ("tb", testbench_source().encode()),
-                            ("opts", " ".join([*VERILATOR_OPTS, *MAKE_VARS, *CXX_FLAGS,
-                                               *self._defines(), self.top]).encode()),
+                            ("opts", " ".join([*self._options(), *self._make_vars(),
+                                               *CXX_FLAGS, *self._defines(),
+                                               self.top]).encode()),
                             *((p.name, p.read_bytes()) for p in self.verilog)]:
             h.update(f"{label}:{len(data)}:".encode() + data)
         return "lwc-" + h.hexdigest()[:24]
@@ -170,11 +179,11 @@ class MessageSimulator:
         vl = verilator_tool()
         mdir, tb = tmp / "obj", tmp / Path(TESTBENCH).name
         tb.write_text(testbench_source())
-        cmd = [str(vl.exe), *VERILATOR_OPTS, "--Mdir", str(mdir), "--top-module", self.top,
+        cmd = [str(vl.exe), *self._options(), "--Mdir", str(mdir), "--top-module", self.top,
                "-CFLAGS", " ".join([*CXX_FLAGS, *self._defines()]),
                *[str(p) for p in self.verilog], str(tb)]
         log = self._step(cmd, tmp, vl)
-        make = ["make", "-C", str(mdir), "-f", "Vtb_top.mk", "-j", "2", *MAKE_VARS,
+        make = ["make", "-C", str(mdir), "-f", "Vtb_top.mk", "-j", "2", *self._make_vars(),
                 f"PYTHON3={sys.executable}", _EXE]
         log += self._step(make, tmp, vl)
         (tmp / "build.log").write_text(log)

@@ -21,16 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from ..spec import DesignSpec
+from .record import NETLIST_KNOWN_ANSWER_PER_SET as KNOWN_ANSWER_PER_SET
+from .record import Verifier
 
 METHOD = "gate-level simulation"
-RANDOM_BLOCKS = 200
-# The RTL was checked on every vector of every file; the netlist check asks only whether
-# synthesis kept what the RTL computes. Whole files made it most of a pipeline's job (Serpent
-# 3-in-1: 11,810 vectors, each under its own key, on a 400 kGE netlist), so each file gives this
-# many vectors, spread from its first to its last; the random blocks, key changes and
-# constant-time groups stay as they were.
-KNOWN_ANSWER_PER_SET = 16
-
 
 def netlist_design(design_dir: Path, netlist: Path, folder: Path) -> Path:
     """A design folder in ``folder`` whose simulation top reads ``netlist`` instead of the RTL."""
@@ -56,18 +50,19 @@ def netlist_design(design_dir: Path, netlist: Path, folder: Path) -> Path:
 
 
 def simulate_netlist(spec: DesignSpec, design_dir: Path, netlist: Path, work: Path,
-                     label: str, trace: bool = True) -> dict[str, Any]:
+                     label: str, trace: bool = True, *,
+                     verify: Verifier | None = None) -> dict[str, Any]:
     """Run the design's vectors through ``netlist``; the outcome as provenance records it.
 
     ``trace``: build with VCD tracing, so the same executable then records activity for power
     (verify/activity.py). A netlist nobody measures power on is built without it: the tracing
-    code can be most of the C++ a big netlist makes the compiler work through."""
-    from .designs import verify_design
+    code can be most of the C++ a big netlist makes the compiler work through. ``verify``: the
+    design's kind's verification (``kind.verify``, called with ``netlist=True``); None: a block
+    core's."""
+    from .record import verify_block_design
 
     folder = netlist_design(design_dir, netlist, work / "netlist_sim")
-    report = verify_design(spec, folder, random_blocks=RANDOM_BLOCKS, key_change_blocks=8,
-                           constant_time_keys=2, trace=trace,
-                           known_answer_per_set=KNOWN_ANSWER_PER_SET)
+    report = (verify or verify_block_design)(spec, folder, netlist=True, trace=trace)
     return {
         "method": METHOD,
         "netlist": label,

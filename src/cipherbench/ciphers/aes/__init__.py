@@ -96,6 +96,7 @@ CIPHER = CipherInfo(
     oracle=OracleRef("cryptography", "AES"),
     gcm_oracles=(OracleRef("cryptography", "AES"), OracleRef("pycryptodome", "AES"),
                  OracleRef("botan", "AES-{bits}")),
+    gcm_known_answers=("gcmEncryptExtIV{bits}.rsp", "gcmDecrypt{bits}.rsp"),
     monte_carlo=_monte_carlo,
     aliases=("Rijndael",),
     openssl="aes-128-ecb",

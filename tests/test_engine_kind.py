@@ -1,0 +1,129 @@
+"""The engine kind (kinds/engine.py): GCM engines named in the spec grammar
+(``aes-128-gcm/iterative:ghash=serial8``), refused in one line where they cannot be built or
+verified, verified before measured (verify/message_verify.py) and run end to end by ``cipherbench
+run``; an engine whose tag check is broken fails with its first failing message in full and
+stores nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from amaranth.hdl import Value
+from click.testing import CliRunner
+
+from cipherbench.cli import main
+from cipherbench.errors import CipherbenchError
+from cipherbench.kinds.engine import ENGINE, EngineSpec, parse_engine
+from cipherbench.kinds.generated import GENERATED
+from cipherbench.kinds.registry import design_of, kind_of, kind_of_name
+from cipherbench.message.gcm_core import GcmCore
+from cipherbench.message.gcm_engine import GcmEngine
+from cipherbench.verify.record import ensure_verified
+
+SMALL = "aes-128-gcm/iterative:ghash=serial8"
+
+
+def test_engines_are_named_in_the_spec_grammar() -> None:
+    spec = design_of("AES-128-GCM/pipelined:inner=2,w=128,ghash=karatsuba")
+    assert isinstance(spec, EngineSpec) and kind_of(spec) is ENGINE
+    assert str(spec) == "aes-128-gcm/pipelined:inner=2,w=128"
+    assert spec.canonical() == ("aes-128-gcm/pipelined:ahead=64,decouple=no,ghash=karatsuba,"
+                                "inner=2,keys=fly,load=direct,sbox=table,stages=full,w=128")
+    assert parse_engine(spec.canonical()) == spec and parse_engine(str(spec)) == spec
+    assert spec.core.canonical().endswith("ops=encrypt,sbox=table,stages=full")
+    assert kind_of_name(str(spec)) is ENGINE and kind_of_name("aes-128/iterative") is GENERATED
+    assert not GENERATED.names(str(spec)) and not ENGINE.names("aes-128/iterative")
+    assert str(design_of("sm4-gcm/iterative")) == "sm4-128-gcm/iterative"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("des-gcm/iterative", "GCM needs a 128-bit block cipher; des has 64-bit blocks (GCM is "
+                          "offered over aes, aria, camellia, seed, serpent, sm4, twofish)"),
+    ("lea-128-gcm/iterative", "no independent GCM implementation of lea is known"),
+    ("aes-gcm/iterative", "an engine loads one key size: name it (aes-128-gcm, aes-192-gcm, "
+                          "aes-256-gcm)"),
+    ("aes-128-ccm/iterative", "unknown mode 'ccm' in 'aes-128-ccm/iterative'; valid: gcm"),
+    ("aes-128-gcm/iterative:ops=both", "ops is fixed to encrypt in a GCM engine's core"),
+    ("aes-128-gcm/iterative:keys=loaded", "keys=loaded is not offered"),
+    ("aes-128-gcm/masked", "GCM engines are built over the iterative, unrolled, pipelined, "
+                           "narrow architectures, not 'masked'"),
+    ("aes-128-gcm/iterative:w=64", "invalid w='64'"),
+    ("aes-128-gcm/iterative:ghash=serial3", "invalid ghash='serial3'"),
+    ("aes-128-gcm/iterative:digits=8", "unknown parameter 'digits'"),
+])
+def test_what_cannot_be_built_or_verified_is_refused_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(CipherbenchError) as caught:
+        design_of(text)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_cli_refuses_gcm_over_a_64_bit_cipher(tmp_path: Path) -> None:
+    db = tmp_path / "results.sqlite"
+    result = CliRunner().invoke(main, ["run", "--design", "des-gcm/iterative", "--target",
+                                       "generic", "--db", str(db)])
+    assert result.exit_code != 0 and "GCM needs a 128-bit block cipher" in result.output
+    assert not db.exists()
+
+
+def test_an_engine_runs_end_to_end(tmp_path: Path) -> None:
+    """Verified (CAVP, model, both oracles, stalls, key changes, constant time), its netlist
+    simulated, and its message-level figures stored."""
+    db = tmp_path / "results.sqlite"
+    result = CliRunner().invoke(main, ["run", "--design", SMALL, "--target", "generic", "--db",
+                                       str(db), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(db) as con:
+        rows = con.execute("select design, status, metrics, cycles, provenance "
+                           "from results").fetchall()
+    assert len(rows) == 1
+    design, status, metrics, cycles, provenance = rows[0]
+    assert (design, status) == (SMALL, "ok")
+    metrics, cycles, provenance = map(json.loads, (metrics, cycles, provenance))
+    assert metrics["family"] == "message"
+    # digit-serial, 8 bits a clock: 16 clocks a block set the pace of long messages
+    counts = cycles["128"]
+    assert counts["enc_msg_80"] - counts["enc_msg_64"] == 16
+    assert counts["dec_both_80"] - counts["dec_both_64"] == 32
+    verification = provenance["verification"]
+    assert verification["failed"] == 0 and verification["constant_time"] == "ok"
+    assert verification["known_answer"] == 750   # 375 records of each CAVP file taken
+    assert verification["oracle"] == 300        # cryptography, pycryptodome and Botan
+    sets = verification["sets"]
+    assert sets["CAVP gcmDecrypt128.rsp (375)"]["passed"] == 375
+    assert provenance["netlist_check"]["failed"] == 0
+    assert provenance["netlist_check"]["passed"] > 100
+
+
+class IgnoresOneTagBit(GcmCore):
+    """A tag check blind to bit 120 (the first tag byte's lowest bit)."""
+
+    def tags_match(self, tag: Value, received: Value, received_bytes: Value) -> Value:
+        return super().tags_match(tag | (1 << 120), received | (1 << 120), received_bytes)
+
+
+def test_a_broken_tag_check_fails_with_the_first_message_in_full(tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    monkeypatch.setenv("CIPHERBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(GcmEngine, "layer_class", IgnoresOneTagBit)
+    spec = design_of(SMALL)
+    folder = tmp_path / "engine"
+    ENGINE.write(spec, folder, "test")
+    with pytest.raises(CipherbenchError) as caught:
+        ensure_verified(spec, folder, verify=ENGINE.verify)
+    text = str(caught.value)
+    assert "\n" not in text and f"{SMALL} fails verification" in text
+    # the flipped tag of the random set's wrong-tag decryption is taken: the message in full
+    assert "random-vs-model (200): decrypt key " in text
+    for part in (", nonce ", ", AD ", ", CT ", ", tag ", "expected PT FAIL",
+                 "failed at do word", "expected [", "got ["):
+        assert part in text
+    # and a run stores nothing of it
+    db = tmp_path / "results.sqlite"
+    result = CliRunner().invoke(main, ["run", "--design", SMALL, "--target", "generic", "--db",
+                                       str(db), "--jobs", "1"])
+    assert result.exit_code != 0 and "fails verification" in result.output
+    assert not db.exists()
+
