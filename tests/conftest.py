@@ -40,6 +40,8 @@ FAST: tuple[str, ...] = (
     "test_report.py", "test_report_*.py", "test_published.py", "test_nsa_results.py",
     # the message level: the LWC API's formats and the GCM model
     "test_message_formats.py", "test_gcm_model.py",
+    "test_engine_kind.py::test_engines_are_named_in_the_spec_grammar",
+    "test_engine_kind.py::test_what_cannot_be_built_or_verified_is_refused_in_one_line",
     # one small core per architecture, against an independent oracle
     "test_differential.py::test_cores_agree_with_an_independent_oracle[des/iterative]",
     "test_differential.py::test_cores_agree_with_an_independent_oracle[des/pipelined]",

@@ -127,3 +127,82 @@ def test_a_broken_tag_check_fails_with_the_first_message_in_full(tmp_path: Path,
     assert result.exit_code != 0 and "fails verification" in result.output
     assert not db.exists()
 
+
+
+def _kat(path: Path, records) -> Path:
+    from cipherbench.message.kat import write_kat
+
+    write_kat(path, records)
+    return path
+
+
+def test_simulate_reads_and_writes_lwc_kat_files(tmp_path: Path) -> None:
+    """Encryption writes CT = ciphertext || tag as the model does; decryption of those gives the
+    PT back, and FAIL for a record whose tag was changed."""
+    import random
+
+    from cipherbench.message.aead import model_results
+    from cipherbench.message.gcm import GcmAead
+    from cipherbench.message.kat import AeadRecord, read_kat
+
+    rng = random.Random(7)
+    model = GcmAead("aes", 128)
+    records = [AeadRecord(n, rng.randbytes(16), rng.randbytes(12), rng.randbytes(n * 5 % 37),
+                          rng.randbytes(n * 11 % 53), b"") for n in range(1, 9)]
+    plain = _kat(tmp_path / "pt.txt", records)
+    out = tmp_path / "ct.txt"
+    result = CliRunner().invoke(main, ["simulate", SMALL, "--op", "encrypt", "--vectors",
+                                       str(plain), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "8 records encrypted by" in result.output
+    encrypted = read_kat(out)
+    assert encrypted == model_results(records, model, "encrypt")
+    tampered = list(encrypted)
+    bad = tampered[3]
+    tampered[3] = AeadRecord(bad.count, bad.key, bad.nonce, bad.ad, bad.pt,
+                             bad.ct[:-1] + bytes([bad.ct[-1] ^ 0x80]))
+    back = tmp_path / "back.txt"
+    result = CliRunner().invoke(main, ["simulate", SMALL, "--op", "decrypt", "--vectors",
+                                       str(_kat(tmp_path / "ct2.txt", tampered)),
+                                       "--out", str(back)])
+    assert result.exit_code == 0, result.output
+    decrypted = read_kat(back)
+    assert [r.pt for r in decrypted] == [r.pt if i != 3 else None
+                                         for i, r in enumerate(records)]
+    assert "FAIL" in back.read_text()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Count = 1\nKey = 000102030405060708090A0B0C0D0E0F\nNonce = 0001020304050607\nPT = \n"
+     "AD = \nCT = \n", "Nonce has 8 bytes; aes-128-gcm/iterative:ghash=serial8 takes 96-bit "
+                       "nonces only"),
+    ("Count = 1\nKey = 00010203\nNonce = 000102030405060708090A0B\nPT = \nAD = \nCT = \n",
+     "Key has 4 bytes"),
+    ("Count = 1\nKey = 0G\n", "Key"),
+])
+def test_simulate_refuses_vectors_the_engine_cannot_take(tmp_path: Path, text: str,
+                                                         message: str) -> None:
+    path = tmp_path / "in.txt"
+    path.write_text(text)
+    out = tmp_path / "out.txt"
+    result = CliRunner().invoke(main, ["simulate", SMALL, "--op", "encrypt", "--vectors",
+                                       str(path), "--out", str(out)])
+    assert result.exit_code != 0
+    assert message in result.output.strip().splitlines()[-1]   # one line, after the progress
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("w", [8, pytest.param(16, marks=pytest.mark.slow)])
+def test_narrow_ports_pass_the_whole_verification(tmp_path: Path, w: int) -> None:
+    """The LWC API's 8- and 16-bit widths (key port as wide), through every set of a run."""
+    from cipherbench.generate import generate
+
+    manifest = generate(f"{SMALL},w={w}", tmp_path / "engine")
+    record = json.loads((tmp_path / "engine" / "verification.json").read_text())
+    assert (record["failed"], record["known_answer"], record["oracle"]) == (0, 750, 300)
+    assert (manifest["w"], manifest["sw"]) == (w, w)
+    counts = manifest["cycles_per_message"]["128"]
+    # a fifth block adds 16 clocks at both widths (the 8-bit port's 16 words, or the digit-serial
+    # multiplier's 16 clocks); four blocks of AD take longer through the narrower port
+    assert counts["enc_ad_80"] - counts["enc_ad_64"] == 16
+    assert counts["enc_ad_64"] == {8: 143, 16: 127}[w]

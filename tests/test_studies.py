@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from cipherbench.kinds.registry import design_of
 from cipherbench.spec import parse
 from cipherbench.study import load_study
 
@@ -52,7 +53,7 @@ def test_study_loads_and_every_design_parses(path: Path) -> None:
     assert study.name == path.stem
     assert study.designs and study.targets
     for design in study.designs:
-        assert parse(str(design)) == design  # the short form round-trips
+        assert design_of(str(design)) == design  # the short form round-trips
     assert len({str(d) for d in study.designs}) == len(study.designs), "a design is listed twice"
 
 

@@ -165,48 +165,23 @@ def generate(design: str, out_dir: Path, no_measure: bool) -> None:
 @click.argument("design")
 @click.option("--op", type=click.Choice(["encrypt", "decrypt"]), required=True)
 @click.option("--vectors", "vectors_in", type=click.Path(dir_okay=False, path_type=Path),
-              required=True, help="Input: one 'KEYHEX DATAHEX' per line.")
+              required=True, help="Input: a block design's 'KEYHEX DATAHEX' lines; an engine's "
+                                  "NIST LWC KAT file (Count, Key, Nonce, PT, AD, CT).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
-              required=True, help="Output: one RESULTHEX per line.")
+              required=True, help="Output: one RESULTHEX per line (block design); a KAT file "
+                                  "(engine: CT = ciphertext || tag, or PT / FAIL).")
 def simulate(design: str, op: str, vectors_in: Path, out_path: Path) -> None:
     """Run vectors through DESIGN's generated RTL in Verilator (not the model)."""
     from .cache import ensure_design
-    from .kinds.registry import design_of
-    from .verify.sim import BlockOp, KeyOp, Simulator
-    from .verify.vectors import read_simple_vectors
+    from .kinds.registry import design_of, kind_of
 
     spec = design_of(design)
-    vectors = read_simple_vectors(vectors_in)
-    _check_vector_sizes(spec, vectors, vectors_in, op)
-    sim = Simulator(ensure_design(spec, progress=_progress))
-    sim.build()
-    ops: list[Any] = []
-    current: bytes | None = None
-    for key, data in vectors:
-        if key != current:
-            ops.append(KeyOp(key))
-            current = key
-        ops.append(BlockOp(data, op == "decrypt"))
-    trace = sim.run(ops)
-    _write_atomically(out_path, "".join(out.hex() + "\n" for out in trace.outputs))
-    click.echo(f"{len(trace.outputs)} blocks {op}ed by {spec} -> {out_path}")
-
-
-def _check_vector_sizes(spec: Any, vectors: list[tuple[bytes, bytes]], path: Path, op: str) -> None:
-    from .ciphers.registry import ciphers
-
-    block_bytes = ciphers()[spec.cipher].block_bits // 8
-    ops = spec.param_dict.get("ops", "both")
-    if ops != "both" and ops != op:
-        raise CipherbenchError(f"{spec} is an {ops}-only core; use --op {ops} or ops=both")
-    valid = ", ".join(str(k) for k in spec.key_sizes)
-    for n, (key, data) in enumerate(vectors, start=1):
-        if len(key) * 8 not in spec.key_sizes:
-            raise CipherbenchError(f"{path}: vector {n}: {len(key) * 8}-bit key; {spec} takes "
-                                   f"{valid}-bit keys")
-        if len(data) != block_bytes:
-            raise CipherbenchError(f"{path}: vector {n}: {len(data)}-byte block; {spec.cipher} "
-                                   f"blocks are {block_bytes} bytes")
+    kind = kind_of(spec)
+    family = kind.family(spec)
+    folder = ensure_design(spec, progress=_progress)
+    text, summary = family.simulate_vectors(folder, spec, kind.model(spec), op, vectors_in)
+    _write_atomically(out_path, text)
+    click.echo(f"{summary} -> {out_path}")
 
 
 def _write_atomically(path: Path, text: str) -> None:

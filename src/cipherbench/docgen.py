@@ -277,8 +277,33 @@ def readme_layout() -> str:
     return "\n".join(lines) + "\n"
 
 
+ENGINE_EXAMPLES = ("aes-128-gcm/iterative:ghash=serial16", "aes-128-gcm/pipelined:inner=2,w=128",
+                   "sm4-gcm/iterative")
+
+
+def engine_parameters() -> str:
+    """The modes' parameters (message/gcm_mode.py) and examples of engines with their canonical
+    forms."""
+    from .kinds.engine import parse_engine
+    from .message.gcm_mode import MODES, offered_ciphers
+
+    rows = ["| parameter | mode | values | default | meaning |",
+            "| --- | --- | --- | --- | --- |"]
+    for mode in MODES.values():
+        for name, p in mode.params.items():
+            rows.append(f"| `{name}` | `{mode.name}` | {_values(p)} | `{p.default}` | "
+                        f"{_cell(p.help)} |")
+    rows += ["", "| engine | canonical form (cache keys, provenance) |", "| --- | --- |"]
+    rows += [f"| `{text}` | `{parse_engine(text).canonical()}` |" for text in ENGINE_EXAMPLES]
+    for mode in MODES.values():
+        rows += ["", f"`{mode.name}` is offered over {', '.join(offered_ciphers())} "
+                 f"(architectures: {', '.join(mode.architectures)})."]
+    return "\n".join(rows) + "\n"
+
+
 REGIONS: dict[str, Callable[[], str]] = {
     "spec-grammar": spec_grammar,
+    "engine-parameters": engine_parameters,
     "spec-examples": spec_examples,
     "spec-parameters": spec_parameters,
     "architectures-table": architectures_table,

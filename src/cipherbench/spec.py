@@ -3,11 +3,15 @@
 Grammar (docs/spec.md)::
 
     design  := cipher [ "-" keybits ] "/" arch [ ":" param { "," param } ]
+    engine  := cipher [ "-" keybits ] "-" mode "/" arch [ ":" param { "," param } ]
     param   := name "=" value
 
 ``aes-128/iterative`` is an AES core for 128-bit keys only; ``aes/iterative`` (no key size) is the
 core for every key size of the cipher (AES "3-in-1"). Parameters are the architecture's, the
-common ones (``ops``) and the cipher's (``sbox``); omitted ones take their defaults.
+common ones (``ops``) and the cipher's (``sbox``); omitted ones take their defaults. An
+``engine`` (``aes-128-gcm/iterative:ghash=serial16``) is a mode over the block core the rest of
+the name gives, behind the NIST LWC hardware API; its parameters are the core's and the mode's
+(kinds/engine.py parses it).
 """
 
 from __future__ import annotations

@@ -103,6 +103,14 @@ class InterfaceFamily(Protocol):
         ``build_root``: where simulators are built (default: the user's cache)."""
         ...
 
+    def simulate_vectors(self, design_dir: Path, spec: DesignSpec, model: Any, op: str,
+                         vectors: Path) -> tuple[str, str]:
+        """``cipherbench simulate``: the vector file ``vectors`` (the family's format: a block
+        design's ``KEYHEX DATAHEX`` lines, an engine's NIST LWC KAT file) run through the
+        design's RTL for ``op`` (encrypt, decrypt); the output file's text (the same format) and
+        one line saying what was run. Bad vectors get a one-line error naming the fix."""
+        ...
+
     def manifest_entries(self, measured: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
         """What ``measure_cycles``'s result adds to a manifest, in the manifest's order."""
         ...

@@ -96,4 +96,42 @@ class BlockFamily:
         return by_key_size(int(design["block_bits"]), measured, clock_mhz, flow_figures)
 
 
+    def simulate_vectors(self, design_dir: Path, spec: DesignSpec, model: Any, op: str,
+                         vectors: Path) -> tuple[str, str]:
+        """``KEYHEX DATAHEX`` lines in, one ``RESULTHEX`` line per block out."""
+        from ..verify.sim import BlockOp, KeyOp
+        from ..verify.vectors import read_simple_vectors
+
+        pairs = read_simple_vectors(vectors)
+        _check_vector_sizes(spec, model, pairs, vectors, op)
+        sim = Simulator(design_dir)
+        sim.build()
+        ops: list[Any] = []
+        current: bytes | None = None
+        for key, data in pairs:
+            if key != current:
+                ops.append(KeyOp(key))
+                current = key
+            ops.append(BlockOp(data, op == "decrypt"))
+        trace = sim.run(ops)
+        return ("".join(out.hex() + "\n" for out in trace.outputs),
+                f"{len(trace.outputs)} blocks {op}ed by {spec}")
+
+
+def _check_vector_sizes(spec: DesignSpec, model: Any, vectors: list[tuple[bytes, bytes]],
+                        path: Path, op: str) -> None:
+    block_bytes = model.block_bits // 8
+    ops = spec.param_dict.get("ops", "both")
+    if ops != "both" and ops != op:
+        raise CipherbenchError(f"{spec} is an {ops}-only core; use --op {ops} or ops=both")
+    valid = ", ".join(str(k) for k in spec.key_sizes)
+    for n, (key, data) in enumerate(vectors, start=1):
+        if len(key) * 8 not in spec.key_sizes:
+            raise CipherbenchError(f"{path}: vector {n}: {len(key) * 8}-bit key; {spec} takes "
+                                   f"{valid}-bit keys")
+        if len(data) != block_bytes:
+            raise CipherbenchError(f"{path}: vector {n}: {len(data)}-byte block; {spec.cipher} "
+                                   f"blocks are {block_bytes} bytes")
+
+
 BLOCK = BlockFamily()

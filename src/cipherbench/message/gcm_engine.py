@@ -2,8 +2,8 @@
 word channels (``ports.EngineSignature``) to the block channels of :class:`~.gcm_core.GcmCore`,
 and :func:`gcm_engine_design`, the whole LWC design over a generated 128-bit block core.
 
-The adapter does no cryptography; it cuts and joins words (``w`` bits: 32 and 128 are tested;
-written for 8 and 16 too, untested) and 128-bit blocks:
+The adapter does no cryptography; it cuts and joins words (``w`` bits: 8, 16, 32 and 128, each
+verified: tests/test_gcm_engine.py, tests/test_engine_kind.py) and 128-bit blocks:
 
 * ``key`` words (sdi, ``sw`` bits) are placed one after another into the core's key (left-aligned,
   as the block core takes it); on ``last`` the key, with its length in bytes (the words' bytes:

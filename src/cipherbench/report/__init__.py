@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from ..store import Result, Store
 from . import csv_export, html, software, tables
 from .nsa import grades as nsa_grades
-from .rows import current_rows, measured_rows, run_counts
+from .rows import current_rows, engine_rows, measured_rows, run_counts
 from .section import ReportInput, rendered
 from .sections import (
     FISCHER_SECTION, GAJ_SECTION, GRADES_CSV, MASKED_SECTION, NSA_FINDINGS_SECTION,
@@ -37,7 +37,8 @@ def _rows(store_or_results: Store | Iterable[Result]) -> list[Result]:
 
 
 def _given(everything: list[Result], baseline: dict[str, Any] | None) -> ReportInput:
-    return ReportInput(everything, measured_rows(everything), baseline)
+    return ReportInput(everything, measured_rows(everything), baseline,
+                       engines=engine_rows(everything))
 
 
 def build_sections(everything: list[Result],

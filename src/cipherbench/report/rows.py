@@ -23,10 +23,22 @@ def current_rows(results: Iterable[Result]) -> list[Result]:
 
 
 def measured_rows(results: list[Result]) -> list[Result]:
-    """The rows that measure a netlist on a target: everything but the leakage assessments,
-    which have no area or speed and get their own section (their rows stay in the summary's
-    count, the provenance and results.csv)."""
-    return [r for r in results if not is_leakage(r)]
+    """The rows that measure a block core's netlist on a target: everything but the leakage
+    assessments, which have no area or speed and get their own section, and the message-level
+    engines, which have their own figures and section (both stay in the summary's count, the
+    failed runs, the provenance and results.csv)."""
+    return [r for r in results if not is_leakage(r) and not is_engine(r)]
+
+
+def engine_rows(results: list[Result]) -> list[Result]:
+    """The rows of message-level engines (the message family: families/message.py)."""
+    return [r for r in results if is_engine(r)]
+
+
+def is_engine(result: Result) -> bool:
+    from ..kinds.engine import ENGINE
+
+    return (result.metrics or {}).get("family") == "message" or ENGINE.names(result.design)
 
 
 def _count(n: int, one: str, many: str) -> str:

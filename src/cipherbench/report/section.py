@@ -25,6 +25,8 @@ class ReportInput:
     everything: list[Result]
     results: list[Result]
     baseline: dict[str, Any] | None = None
+    # The message-level engines' rows (their own section; not in ``results``).
+    engines: list[Result] = field(default_factory=list)
     # A section's tables, built once: ``applies`` of a table-driven section asks for them.
     _tables: dict[str, list[Table]] = field(default_factory=dict)
 

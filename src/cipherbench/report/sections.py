@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import analysis, headline, provenance, software, standing, targets, trust
+from .aead import section as aead_section
 from .fischer import section as fischer_section
 from .gaj import section as gaj_section
 from .lightweight import section as lightweight_section
@@ -137,6 +138,9 @@ SECTIONS: tuple[ReportSection, ...] = (
     Listed(PAPA_ASYNC_SECTION, lambda g: papaefstathiou_async.tables(g.results),
            text=(papaefstathiou_async.EXPLANATION,),
            when=lambda g: papaefstathiou_async.relevant(g.results)),
+    # Message-level engines (GCM behind the LWC API): their own rows, beside the bare cores.
+    Listed(aead_section.TITLE, lambda g: aead_section.tables(g.engines, g.results),
+           text=aead_section.EXPLANATION, when=lambda g: aead_section.relevant(g.engines)),
     # Masked cores read the leakage assessments too, which the other sections leave out.
     Listed(MASKED_SECTION, lambda g: masked_section.tables(g.everything),
            text=(masked_section.EXPLANATION,),

@@ -114,7 +114,7 @@ def load_study(path: Path) -> Study:
             raise CipherbenchError(f"{path}: '{key}' must be {what}")
     return Study(
         name=str(data.get("name", Path(path).stem)),
-        designs=(*(buildable(parse(d), where) for d in designs),
+        designs=(*(buildable(design_of(d), where) for d in designs),
                  *(external_spec(Path(path).parent / core) for core in cores)),
         targets=check_targets(tuple(targets), where),
         asic=study_plan(data, where, targets),

@@ -1,0 +1,1 @@
+"""The report's section on authenticated-encryption engines (the message family)."""
