@@ -30,6 +30,14 @@ they are the coefficients of the highest powers). One step is a d x 128 partial-
 one XOR tree of d + 1 terms per coefficient, and the reduction of the d coefficients above
 alpha^127; registers: Z (the product, port ``p``), a shift register of a, b held, a step counter.
 
+Pipelined (:class:`GhashMulPipelined`, ports ``advance``, ``a``, ``b`` -> ``p``): the digit-serial
+steps unrolled into ``stages`` k pipeline stages of n/k bits of ``a`` each, ``a``'s remaining digits
+and ``b`` carried along with the partial product: a product enters on every edge with ``advance``
+high and is in ``p`` k advances later (``advance`` held low holds every stage). One stage is the
+serial multiplier's step at d = n/k, so the clock is set by a d x n partial-product array, not a
+full product: the accumulator that keeps k interleaved GHASH lanes (message/gcm_core.py, H^k)
+takes a block every clock at a clock a one-clock product cannot reach.
+
 Timing: a clock edge with ``start`` high takes ``a`` and ``b`` and performs the first step
 (a in the middle of a product is restarted); the product is in ``p``, with ``done`` high for
 one clock, n/d clock edges after (and including) the start edge: ``start`` in cycle 0, ``done``
@@ -208,14 +216,9 @@ class GhashMulSerial(Elaboratable):
         z_now = Signal(n, name="z_now")
         m.d.comb += [b_now.eq(Mux(self.start, self.b, b_held)),
                      z_now.eq(Mux(self.start, 0, self.p))]
-        # D(alpha): coefficient j is bit d-1-j of the standard-order digit a_now[0:d].
         digit_word = Signal(d, name="digit")
         m.d.comb += digit_word.eq(a_now[:d])
-        digit = [digit_word[d - 1 - j] for j in range(d)]
-        # Z alpha^d + D b: n + d coefficients, then reduced mod f.
-        shifted = [Const(0, 1)] * d + poly_bits(z_now, n)
-        partial = schoolbook(digit, poly_bits(b_now, n)) + [Const(0, 1)]
-        step = reduce([x ^ y for x, y in zip(shifted, partial)], self.field)
+        step = digit_step(z_now, digit_word, b_now, self.field)
 
         with m.If(self.start):
             m.d.sync += [b_held.eq(self.b), steps_left.eq(self.cycles - 1),
@@ -226,6 +229,61 @@ class GhashMulSerial(Elaboratable):
                 m.d.sync += steps_left.eq(steps_left - 1)
         with m.If(self.start | self.busy):
             m.d.sync += [self.p.eq(block(step)), a_rest.eq(a_now >> d)]
+        return m
+
+
+def digit_step(z: Value, digit_word: Value, b: Value, field: Field) -> list[Value]:
+    """One Horner step, Z alpha^d + D(alpha) b reduced mod f, as polynomial coefficients: ``z``
+    and ``b`` blocks in the standard's order, ``digit_word`` the next d bits of ``a`` (D's
+    coefficient j is its bit d-1-j: the standard-order digit)."""
+    n, d = field.width, len(digit_word)
+    digit = [digit_word[d - 1 - j] for j in range(d)]
+    shifted = [Const(0, 1)] * d + poly_bits(z, n)
+    partial = schoolbook(digit, poly_bits(b, n)) + [Const(0, 1)]
+    return reduce([x ^ y for x, y in zip(shifted, partial)], field)
+
+
+STAGES = (2, 4, 8)
+
+
+class GhashMulPipelined(Elaboratable):
+    """Pipelined multiplier in GF(2^n) (default GCM's): ``stages`` k stages of n/k bits of ``a``,
+    a product entering on every edge with ``advance`` and leaving k advances later (module
+    docstring). Ports: ``advance`` (1, in), ``a``, ``b`` (n, in), ``p`` (n, out: the product of
+    the operands that entered k advances ago; 0 after reset until then)."""
+
+    def __init__(self, stages: int = 4, field: Field = GCM) -> None:
+        n = field.width
+        if stages < 2:
+            raise ValueError(f"a pipelined multiplier has 2 or more stages, not {stages}")
+        check_digit(n // stages if n % stages == 0 else 0, field)
+        self.stages, self.field = stages, field
+        self.latency = stages
+        self.advance = Signal()
+        self.a = Signal(n)
+        self.b = Signal(n)
+        self.p = Signal(n)
+
+    def elaborate(self, platform: object) -> Module:
+        m = Module()
+        n, k = self.field.width, self.stages
+        d = n // k
+        z: Value = Const(0, n)
+        a: Value = self.a
+        b: Value = self.b
+        for stage in range(k):
+            step = digit_step(z, a[:d], b, self.field)
+            z_q = Signal(n, name=f"z{stage}_q")
+            with m.If(self.advance):
+                m.d.sync += z_q.eq(block(step))
+            z = z_q
+            if stage < k - 1:   # the last stage needs neither a's rest nor b
+                rest = n - (stage + 1) * d
+                a_q, b_q = Signal(rest, name=f"a{stage}_q"), Signal(n, name=f"b{stage}_q")
+                with m.If(self.advance):
+                    m.d.sync += [a_q.eq(a[d:]), b_q.eq(b)]
+                a, b = a_q, b_q
+        m.d.comb += self.p.eq(z)
         return m
 
 

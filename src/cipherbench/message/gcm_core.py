@@ -77,7 +77,8 @@ from amaranth.hdl import Cat, Const, Elaboratable, Module, Mux, Signal, Value
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from cipherbench.components.ghash_mul import DIGITS, GhashMul, GhashMulSerial
+from cipherbench.components.ghash_mul import (DIGITS, STAGES, GhashMul, GhashMulPipelined,
+                                              GhashMulSerial)
 from cipherbench.errors import CipherbenchError
 from cipherbench.interface import CoreInterface, CoreShape
 
@@ -85,7 +86,8 @@ BLOCK_BITS = 128
 IV_BITS = 96
 AD_LEN_BYTES_BITS = 61      # len(A) < 2^64 bits
 TEXT_LEN_BYTES_BITS = 36    # len(P) <= 2^39 - 256 bits
-MULTIPLIERS = ("schoolbook", "karatsuba", "karatsuba2", *(f"serial:{d}" for d in DIGITS))
+MULTIPLIERS = ("schoolbook", "karatsuba", "karatsuba2", *(f"serial:{d}" for d in DIGITS),
+               *(f"pipelined:{k}" for k in STAGES))
 
 BLOCK_LAYOUT = data.StructLayout({"block": BLOCK_BITS, "bytes": 5, "last": 1})
 START_LAYOUT = data.StructLayout({"iv": IV_BITS, "decrypt": 1})
@@ -113,8 +115,9 @@ def gcm_signature(shape: CoreShape) -> wiring.Signature:
 
 
 def parse_multiplier(multiplier: str) -> tuple[str, int]:
-    """(structure, levels or digit) of a ``multiplier`` parameter: ``("schoolbook", 0)``,
-    ``("karatsuba", levels)`` or ``("serial", digit)``; one-line error for an unknown name."""
+    """(structure, levels, digit or stages) of a ``multiplier`` parameter: ``("schoolbook", 0)``,
+    ``("karatsuba", levels)``, ``("serial", digit)`` or ``("pipelined", stages)``; one-line error
+    for an unknown name."""
     if multiplier == "schoolbook":
         return "schoolbook", 0
     if multiplier in ("karatsuba", "karatsuba2"):
@@ -122,15 +125,20 @@ def parse_multiplier(multiplier: str) -> tuple[str, int]:
     digit = multiplier.removeprefix("serial:")
     if multiplier.startswith("serial:") and digit.isdigit() and int(digit) in DIGITS:
         return "serial", int(digit)
+    stages = multiplier.removeprefix("pipelined:")
+    if multiplier.startswith("pipelined:") and stages.isdigit() and int(stages) in STAGES:
+        return "pipelined", int(stages)
     raise CipherbenchError(f"unknown GHASH multiplier {multiplier!r}; valid: "
                            f"{', '.join(MULTIPLIERS)}")
 
 
-def make_multiplier(multiplier: str) -> GhashMul | GhashMulSerial:
+def make_multiplier(multiplier: str) -> GhashMul | GhashMulSerial | GhashMulPipelined:
     """The GHASH multiplier a ``multiplier`` parameter names."""
     structure, n = parse_multiplier(multiplier)
     if structure == "serial":
         return GhashMulSerial(n)
+    if structure == "pipelined":
+        return GhashMulPipelined(n)
     return GhashMul(structure, levels=max(n, 1))
 
 
@@ -148,17 +156,30 @@ def length_block(ad_bytes: Value, text_bytes: Value) -> Value:
 class GhashAcc(Elaboratable):
     """GHASH's accumulator Y <- (Y xor X) * H around one multiplier.
 
-    Ports: ``h`` (in, the hash subkey), ``clear`` (in: Y <- 0 on this edge), ``take`` (in: X
-    enters on this edge; only when ``free``), ``x`` (in), ``free`` (out: a block may enter; Y is
-    final), ``y`` (out: Y, valid when ``free``). Parallel multipliers: always free, one block a
-    clock. Serial: busy 128/d clocks a block; the next may enter in the clock the product is done.
+    Ports: ``h`` (in, the hash subkey), ``load`` (in: a new ``h`` this clock), ``clear`` (in:
+    Y <- 0 on this edge), ``take`` (in: X enters on this edge; only when ``free``), ``last`` (in,
+    with ``take``: X is the message's last block), ``x`` (in), ``free`` (out: a block may enter;
+    Y is final), ``y`` (out: Y, valid when ``free``). Parallel multipliers: always free, one
+    block a clock. Serial: busy 128/d clocks a block; the next may enter in the clock the product
+    is done.
+
+    Pipelined (k stages, :class:`GhashMulPipelined`): k interleaved lanes, block i in lane
+    i mod k, each lane Horner's rule in H^k with the multiplier's k-clock latency as its loop:
+    B <- B H^k xor X, where B H^k leaves the multiplier as the lane's next block arrives (the
+    multiplier advances with the blocks taken, so stalls keep the lanes in step). The last k
+    lane values are kept; after the last block Y = sum of B_s H^(s+1) over them (s = 0 the last
+    block's lane), k products through the same multiplier: free again 2k clocks after the last
+    block. The powers H^2 .. H^k are computed after ``load`` through the multiplier too, (k - 1) k
+    clocks, during which the accumulator is not free.
     """
 
     def __init__(self, multiplier: str) -> None:
         self.mul = make_multiplier(multiplier)
         self.h = Signal(BLOCK_BITS)
+        self.load = Signal()
         self.clear = Signal()
         self.take = Signal()
+        self.last = Signal()
         self.x = Signal(BLOCK_BITS)
         self.free = Signal()
         self.y = Signal(BLOCK_BITS)
@@ -166,6 +187,9 @@ class GhashAcc(Elaboratable):
     def elaborate(self, platform: object) -> Module:
         m = Module()
         m.submodules.mul = mul = self.mul
+        if isinstance(mul, GhashMulPipelined):
+            self._lanes(m, mul)
+            return m
         y_reg = Signal(BLOCK_BITS, name="y_q")
         m.d.comb += [mul.a.eq(self.y ^ self.x), mul.b.eq(self.h)]
         if isinstance(mul, GhashMulSerial):
@@ -180,6 +204,55 @@ class GhashAcc(Elaboratable):
         with m.If(self.clear):
             m.d.sync += y_reg.eq(0)
         return m
+
+    def _lanes(self, m: Module, mul: GhashMulPipelined) -> None:
+        k = mul.stages
+        powers = [Signal(BLOCK_BITS, name=f"h{i + 1}_q") for i in range(k)]   # H^1 .. H^k
+        lanes = [Signal(BLOCK_BITS, name=f"lane{i}_q") for i in range(k)]    # newest first
+        y_reg = Signal(BLOCK_BITS, name="y_q")
+        computing = Signal(name="powers_busy_q")
+        known = Signal(name="powers_known_q")
+        finishing = Signal(name="finishing_q")
+        count = Signal(range(max(2 * k, (k - 1) * k) + 1), name="count_q")
+        lane_in = Signal(BLOCK_BITS, name="lane_in")
+        m.d.comb += [lane_in.eq(mul.p ^ self.x),
+                     self.free.eq(known & ~computing & ~finishing), self.y.eq(y_reg)]
+        with m.If(computing):
+            # H^(i+1) leaves the multiplier at count i k; it goes in again with H, but for H^k
+            # (the multiplier is left holding products of 0, which the first lanes read).
+            again = (count[:(k - 1).bit_length()] == 0) & (count < (k - 1) * k)
+            m.d.comb += [mul.advance.eq(1), mul.b.eq(powers[0]),
+                         mul.a.eq(Mux(count == 0, powers[0], Mux(again, mul.p, 0)))]
+            m.d.sync += count.eq(count + 1)
+            for i in range(1, k):
+                with m.If(count == i * k):
+                    m.d.sync += powers[i].eq(mul.p)
+            with m.If(count == (k - 1) * k):
+                m.d.sync += [computing.eq(0), known.eq(1)]
+        with m.Elif(finishing):
+            # B_s H^(s+1) for the k newest lane values, the powers rotated through H^1's place
+            # (back in order after k), the products summed as they leave.
+            m.d.comb += [mul.advance.eq(1), mul.a.eq(Mux(count < k, lanes[0], 0)),
+                         mul.b.eq(powers[0])]
+            m.d.sync += count.eq(count + 1)
+            with m.If(count < k):
+                m.d.sync += [*(lanes[i].eq(lanes[i + 1]) for i in range(k - 1)), lanes[-1].eq(0),
+                             *(powers[i].eq(powers[(i + 1) % k]) for i in range(k))]
+            with m.Else():
+                m.d.sync += y_reg.eq(y_reg ^ mul.p)
+            with m.If(count == 2 * k - 1):
+                m.d.sync += finishing.eq(0)
+        with m.Else():
+            m.d.comb += [mul.advance.eq(self.take), mul.a.eq(lane_in), mul.b.eq(powers[k - 1])]
+            with m.If(self.take):
+                m.d.sync += [lanes[0].eq(lane_in),
+                             *(lanes[i + 1].eq(lanes[i]) for i in range(k - 1))]
+                with m.If(self.last):
+                    m.d.sync += [finishing.eq(1), count.eq(0), y_reg.eq(0)]
+            with m.If(self.clear):
+                m.d.sync += [lane.eq(0) for lane in lanes]
+        with m.If(self.load):
+            m.d.sync += [powers[0].eq(self.h), computing.eq(1), known.eq(0), count.eq(0)]
 
 
 class Phase(enum.Enum, shape=3):
@@ -201,6 +274,7 @@ class _Regs:
         self.phase = Signal(Phase, name="phase")
         self.keyed = Signal(name="keyed_q")
         self.h = Signal(BLOCK_BITS, name="h_q")
+        self.h_new = Signal(name="h_new_q")   # H was written on the last edge
         self.iv = Signal(IV_BITS, name="iv_q")
         self.counter = Signal(32, name="counter_q")     # the low 32 bits of the next block
         self.decrypt = Signal(name="decrypt_q")
@@ -282,7 +356,8 @@ class GcmCore(wiring.Component):
         m.submodules.core = core = self.block_core
         m.submodules.ghash = gh = GhashAcc(self.multiplier)
         r = _Regs(self.ahead)
-        m.d.comb += [gh.h.eq(r.h), self.keyed.eq(r.keyed)]
+        m.d.comb += [gh.h.eq(r.h), gh.load.eq(r.h_new), self.keyed.eq(r.keyed)]
+        m.d.sync += r.h_new.eq(0)
         io = _decoupled(m, core.io) if self.decouple else core.io
         issue, result = self._key_and_issue(m, r, io)
         self._results(m, r, io, result)
@@ -339,7 +414,8 @@ class GcmCore(wiring.Component):
         with m.If(result & (r.drop != 0)):
             m.d.sync += r.drop.eq(r.drop - 1)
         with m.Elif(result & (r.phase == Phase.HASH_KEY)):
-            m.d.sync += [r.h.eq(io.out.block), r.keyed.eq(1), r.phase.eq(Phase.IDLE)]
+            m.d.sync += [r.h.eq(io.out.block), r.keyed.eq(1), r.phase.eq(Phase.IDLE),
+                         r.h_new.eq(1)]
         with m.Elif(result & r.ek_j0_pending):
             m.d.sync += [r.ek_j0.eq(io.out.block), r.ek_j0_pending.eq(0)]
 
@@ -376,6 +452,7 @@ class GcmCore(wiring.Component):
         din = self.din.payload
         ciphertext = Mux(r.decrypt, din.block & byte_mask(din.bytes), self.dout.payload.block)
         m.d.comb += [gh.take.eq((take_ad & (ad.bytes != 0)) | take_text | take_lengths),
+                     gh.last.eq(take_lengths),
                      gh.x.eq(Mux(r.phase == Phase.AD, ad.block & byte_mask(ad.bytes),
                                  Mux(r.phase == Phase.TEXT, ciphertext,
                                      length_block(r.ad_bytes, r.text_bytes)))),

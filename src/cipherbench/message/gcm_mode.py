@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cipherbench.ciphers.registry import CipherInfo, Param
-from cipherbench.components.ghash_mul import DIGITS
+from cipherbench.components.ghash_mul import DIGITS, STAGES
 from cipherbench.errors import CipherbenchError
 
 from .gcm import GcmAead
@@ -32,13 +32,16 @@ IV_BYTES, TAG_BYTES = 12, 16
 # The generators whose cores a GCM layer drives (they have the common stream interface).
 ARCHITECTURES = ("iterative", "unrolled", "pipelined", "narrow")
 
-_GHASH = ("karatsuba", "schoolbook", "karatsuba2", *(f"serial{d}" for d in DIGITS))
+_GHASH = ("karatsuba", "schoolbook", "karatsuba2", *(f"serial{d}" for d in DIGITS),
+          *(f"pipelined{k}" for k in STAGES))
 PARAMS: dict[str, Param] = {
     "ghash": Param(_GHASH, "karatsuba",
                    "GHASH multiplier: karatsuba (one Karatsuba level over schoolbook halves), "
                    "karatsuba2 (two levels), schoolbook (one clock a product each), serialD "
                    "(digit-serial, D bits of a product a clock: 128/D clocks; serial1 is "
-                   "bit-serial)"),
+                   "bit-serial), pipelinedK (K stages of 128/K bits, K interleaved lanes in "
+                   "H^K: a block a clock at a shorter clock period; (K - 1) K clocks more key "
+                   "setup for H^2 .. H^K, 2K more for the tag)"),
     "w": Param(("32", "128", "16", "8"), "32",
                "LWC data port width in bits (pdi/do; 128: the API widened to a block a word, "
                "for engines that take a block a clock); the key port sdi is 32 bits wide (8 and "
@@ -76,8 +79,8 @@ class GcmMode:
 
         w = int(params["w"])
         ghash = params["ghash"]
-        multiplier = f"serial:{ghash.removeprefix('serial')}" if ghash.startswith("serial") \
-            else ghash
+        kind = next((k for k in ("serial", "pipelined") if ghash.startswith(k)), None)
+        multiplier = f"{kind}:{ghash.removeprefix(kind)}" if kind else ghash
         return gcm_engine_design(str(core), w, multiplier, sw=min(w, 32),
                                  ahead=int(params["ahead"]), decouple=params["decouple"] == "yes")
 
