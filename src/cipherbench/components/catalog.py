@@ -133,9 +133,9 @@ def _masked_entries() -> list[CatalogEntry]:
 
 
 def _ghash_entries() -> list[CatalogEntry]:
-    """GCM's GF(2^128) multipliers (components/ghash_mul.py): fully parallel (combinational) and
-    digit-serial (start/done, latency 128/d clocks)."""
-    from .ghash_mul import GhashMul, GhashMulSerial
+    """GCM's GF(2^128) multipliers (components/ghash_mul.py): fully parallel (combinational),
+    digit-serial (start/done, latency 128/d clocks) and pipelined (latency k clocks)."""
+    from .ghash_mul import STAGES, GhashMul, GhashMulPipelined, GhashMulSerial
 
     binary = ("a", "b"), ("p",)
     serial = ("start", "a", "b"), ("busy", "done", "p")
@@ -156,7 +156,13 @@ def _ghash_entries() -> list[CatalogEntry]:
                      f"GF(2^128) multiplier (GCM), {'bit' if d == 1 else f'{d}-bit digit'}-"
                      f"serial: {128 // d} clocks a product",
                      lambda d=d: GhashMulSerial(d), *serial, {"digit": d}, latency=128 // d)
-        for d in (1, 2, 4, 8, 16, 32, 64)]
+        for d in (1, 2, 4, 8, 16, 32, 64)] + [
+        CatalogEntry(f"ghash-mul-pipelined{k}",
+                     f"GF(2^128) multiplier (GCM), pipelined: {k} stages of {128 // k}-bit "
+                     "digits, a product a clock, each after {k} clocks".replace("{k}", str(k)),
+                     lambda k=k: GhashMulPipelined(k), ("advance", "a", "b"), ("p",),
+                     {"stages": k}, latency=k)
+        for k in STAGES]
 
 
 @lru_cache(maxsize=None)

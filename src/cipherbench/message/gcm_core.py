@@ -12,7 +12,11 @@ inc32(J0), inc32^2(J0), ... The GHASH multiplier is a parameter (``multiplier``)
 * ``schoolbook``, ``karatsuba``, ``karatsuba2``: :class:`~cipherbench.components.ghash_mul.GhashMul`
   (combinational; Karatsuba with 1 or 2 levels): one GHASH block a clock;
 * ``serial:d``: :class:`~cipherbench.components.ghash_mul.GhashMulSerial` with digit d (1, 2, 4,
-  .. 64): 128/d clocks a block, and the layer back-pressures its AD and text streams meanwhile.
+  .. 64): 128/d clocks a block, and the layer back-pressures its AD and text streams meanwhile;
+* ``pipelined:k``: :class:`~cipherbench.components.ghash_mul.GhashMulPipelined` with k = 2, 4, 8
+  stages around k interleaved lanes in H^k (:class:`GhashAcc`): one block a clock at a clock a
+  one-clock product cannot reach; the key setup adds (k - 1) k clocks (H^2 .. H^k) and the tag
+  2k (the lanes folded).
 
 **Interface** (``GcmCore.signature``; every channel an ``amaranth.lib.stream`` of a struct payload,
 AXI4-Stream handshakes: a transfer on an edge with ``valid`` and ``ready`` high; a source holds its
