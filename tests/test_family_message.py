@@ -56,12 +56,14 @@ def test_the_family_is_registered_and_answers_the_protocol() -> None:
 
 def test_the_cases_are_the_lwc_benchmarking_ones() -> None:
     names = [case.name for case in cases(16)]
-    # 16, 64, 1536 bytes and 4 and 5 blocks of 16 (64 is both a short size and 4 blocks)
-    assert len(names) == 2 * 3 * 4 and len(set(names)) == len(names)
+    # 16, 64, 1536 bytes, 4 and 5 blocks of 16 (64 is both a short size and 4 blocks) and
+    # 1536 bytes and a block (the steady state)
+    assert len(names) == 2 * 3 * 5 and len(set(names)) == len(names)
     assert {"enc_ad_16", "dec_both_1536", "enc_msg_80"} <= set(names)
     assert [c.name for c in cases(8)][:5] == ["enc_ad_16", "enc_ad_64", "enc_ad_1536",
                                                "enc_ad_32", "enc_ad_40"]
-    assert [c.long for c in cases(16)][:4] == [False, True, False, True]
+    assert [c.long for c in cases(16)][:5] == [False, True, True, True, True]
+    assert {"enc_msg_1552", "dec_both_1552"} <= set(names)
 
 
 def test_cycles_per_message_of_the_dummy_engine(measured_w32) -> None:
@@ -86,6 +88,9 @@ def test_the_derived_figures(measured_w32) -> None:
     assert metrics["throughput_mbps_enc_msg_long"] == pytest.approx(128 * 100.0 / 4)
     assert metrics["throughput_mbps_enc_both_long"] == pytest.approx(256 * 100.0 / 8)
     assert metrics["kbps_per_ge_enc_msg_long"] == pytest.approx(3200.0)
+    # a word a clock in the steady state too: a block past 1,536 bytes adds four words
+    assert metrics["throughput_mbps_enc_msg_stream"] == pytest.approx(128 * 100.0 / 4)
+    assert metrics["throughput_mbps_dec_both_stream"] == pytest.approx(256 * 100.0 / 8)
     assert metrics["throughput_mbps_dec_ad_16"] == pytest.approx(128 * 100.0 / counts["dec_ad_16"])
     assert metrics["time_ns_enc_both_1536"] == pytest.approx(counts["enc_both_1536"] * 10.0)
     no_clock = MESSAGE.metrics({"block_bytes": 16}, measured_w32, None, {})["128"]
@@ -98,7 +103,7 @@ def test_the_derived_figures(measured_w32) -> None:
 
 def test_a_broken_engine_fails_with_its_first_message(tmp_path: Path) -> None:
     folder = _design(tmp_path / "broken", 32, fault=True)
-    with pytest.raises(CipherbenchError, match=r"message 8 \(msg id 7, ENC\) failed at do word 1 .*expected \[52000010 7B.* got \[52000010 FB"):
+    with pytest.raises(CipherbenchError, match=r"message 9 \(msg id 8, ENC\) failed at do word 1 .*expected \[52000010 90.* got \[52000010 10"):
         MESSAGE.measure_cycles(folder, None, DummyModel())
 
 

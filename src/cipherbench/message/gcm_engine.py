@@ -98,12 +98,17 @@ class GcmEngine(Component):
         self.gcm = self.layer_class(block_core, shape, multiplier, ahead, decouple)
         self._MustUse__silence = False
         self.core_shape = shape
+        self.decouple = decouple
         super().__init__(EngineSignature(self.lwc_shape))
 
     def elaborate(self, platform: object) -> Module:
         m = Module()
         m.submodules.gcm = gcm = self.gcm
         s = self.lwc_shape
+        # decouple: the front end's data channels behind FIFOs too (registered on both sides),
+        # so that no combinational path runs from the front end's counters into the layer.
+        self._bdi = _buffered(m, "bdi_fifo", self.bdi, True) if self.decouple else self.bdi
+        self._bdo = _buffered(m, "bdo_fifo", self.bdo, False) if self.decouple else self.bdo
         r = _Regs(s.w, s.key_width, self.core_shape.key_bits, len(gcm.key.payload.len))
         self._key(m, r, gcm)
         block, block_bytes = self._assembler(m, r)
@@ -116,7 +121,10 @@ class GcmEngine(Component):
         """The key words into ``r.key``, most significant first; complete on ``last``, then
         offered to the layer."""
         sw = self.lwc_shape.key_width
-        m.d.comb += [self.key.ready.eq(~r.key_pending),
+        # A key behind bdi FIFO: taken only once the words before it are out of the FIFO (the
+        # front end sends it after them; the layer takes it once their message is done).
+        before = self._bdi.empty if self.decouple else 1
+        m.d.comb += [self.key.ready.eq(~r.key_pending & before),
                      gcm.key.valid.eq(r.key_pending), gcm.key.payload.key.eq(r.key),
                      gcm.key.payload.len.eq(r.key_len)]
         with m.If(self.key.valid & self.key.ready):
@@ -131,7 +139,7 @@ class GcmEngine(Component):
     def _assembler(self, m: Module, r: _Regs) -> tuple[Value, Value]:
         """The block the held words and the present one make, and its bytes; a word is held
         when taken, and the next block starts after an ``eob`` word."""
-        w, bdi = self.lwc_shape.w, self.bdi
+        w, bdi = self.lwc_shape.w, self._bdi
         block = Signal(BLOCK_BITS, name="block")
         block_bytes = Signal(5, name="block_bytes")
         m.d.comb += [block.eq(_with_word(r.held, bdi.data, r.held_words, w)),
@@ -143,7 +151,7 @@ class GcmEngine(Component):
     def _input(self, m: Module, r: _Regs, gcm: GcmCore, block: Value, block_bytes: Value) -> None:
         """A block's last word goes to the layer's channel its segment type names (NPUB: start,
         once no key waits), with ``ready`` from it; the words before it are taken at once."""
-        bdi = self.bdi
+        bdi = self._bdi
         end = bdi.valid & bdi.eob
         for channel in (gcm.ad, gcm.din):
             m.d.comb += [channel.payload.block.eq(block), channel.payload.bytes.eq(block_bytes),
@@ -174,11 +182,15 @@ class GcmEngine(Component):
         wb = w // 8
         dout, pending = gcm.dout.payload, r.out_words != 0
         free = ~pending & ~r.status
-        m.d.comb += [self.bdo.valid.eq(pending | (gcm.dout.valid & free)),
-                     self.bdo.data.eq(Mux(pending, r.out, dout.block)[BLOCK_BITS - w:]),
-                     gcm.dout.ready.eq(self.bdo.ready & free),
-                     self.status.valid.eq(r.status & ~pending), self.status.fail.eq(r.fail)]
-        with m.If(self.bdo.valid & self.bdo.ready):
+        bdo = self._bdo
+        m.d.comb += [bdo.valid.eq(pending | (gcm.dout.valid & free)),
+                     bdo.data.eq(Mux(pending, r.out, dout.block)[BLOCK_BITS - w:]),
+                     gcm.dout.ready.eq(bdo.ready & free),
+                     # the status after the words before it, out of the bdo FIFO too
+                     self.status.valid.eq(r.status & ~pending & (bdo.empty if self.decouple
+                                                                 else 1)),
+                     self.status.fail.eq(r.fail)]
+        with m.If(bdo.valid & bdo.ready):
             with m.If(pending):
                 m.d.sync += [r.out.eq(r.out << w), r.out_words.eq(r.out_words - 1)]
             with m.Else():
@@ -195,6 +207,37 @@ class GcmEngine(Component):
             m.d.sync += [r.out.eq(gcm.tag.payload.tag),
                          r.out_words.eq(Mux(r.decrypt, 0, BLOCK_BITS // self.lwc_shape.w)),
                          r.status.eq(1), r.fail.eq(~gcm.tag.payload.ok)]
+
+
+class _Port:
+    """A channel's signals by field name, as the interface objects' (``valid``, ``ready``, the
+    payload fields): one side of a FIFO; ``empty``: nothing in the FIFO."""
+
+    def __init__(self, name: str, fields: dict[str, int]) -> None:
+        for field, width in {**fields, "valid": 1, "ready": 1}.items():
+            setattr(self, field, Signal(width, name=f"{name}_{field}"))
+        self.empty = Signal(name=f"{name}_empty")
+
+
+def _buffered(m: Module, name: str, port, into_engine: bool) -> _Port:
+    """``port`` (an engine's channel) through a three-entry FIFO with registered outputs (two
+    would not keep a word a clock); the FIFO's other side, which the engine uses instead."""
+    from amaranth.lib.fifo import SyncFIFOBuffered
+
+    fields = {f: len(getattr(port, f)) for f in port.signature.members
+              if f not in ("valid", "ready")}
+    inner = _Port(name, fields)
+    m.submodules[name] = fifo = SyncFIFOBuffered(width=sum(fields.values()), depth=3)
+    source, sink = (port, inner) if into_engine else (inner, port)
+    m.d.comb += [fifo.w_data.eq(Cat(*(getattr(source, f) for f in fields))),
+                 fifo.w_en.eq(source.valid), source.ready.eq(fifo.w_rdy),
+                 sink.valid.eq(fifo.r_rdy), fifo.r_en.eq(sink.ready),
+                 inner.empty.eq(fifo.level == 0)]
+    at = 0
+    for f, bits in fields.items():
+        m.d.comb += getattr(sink, f).eq(fifo.r_data[at:at + bits])
+        at += bits
+    return inner
 
 
 def gcm_engine_design(spec_text: str, w: int = 32, multiplier: str = "karatsuba", *,

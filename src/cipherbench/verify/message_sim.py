@@ -113,7 +113,7 @@ def words_text(operations: Sequence[Operation], params: Params) -> str:
     for op in operations:
         pdi, sdi, do = to_words(op.pdi, w), to_words(op.sdi, sw), to_words(op.do, w)
         actkey = isinstance(op.pdi[0], Instruction) and op.pdi[0].opcode == Opcode.ACTKEY
-        lines.append(f"M {op.msg_id} {pdi_at + int(actkey)} {do_at} {len(do)}")
+        lines.append(f"M {op.msg_id} {pdi_at + int(actkey)} {do_at} {len(do)} {pdi_at}")
         lines += [f"P {word:0{w // 4}X}" for word in pdi]  # type: ignore[str-format]
         lines += [f"S {word:0{sw // 4}X}" for word in sdi]  # type: ignore[str-format]
         lines += [f"D {_hex(word, w, False)} {int(i == len(do) - 1)}" for i, word in enumerate(do)]
@@ -193,8 +193,11 @@ class MessageSimulator:
         return build_step(cmd, cwd, vl, self.top, self.verilog)
 
     def run(self, operations: Sequence[Operation], *, stall_seed: int | None = None,
-            timeout_cycles: int = 10_000, timeout_s: float = 300) -> MessageRun:
-        """Drive ``operations`` through the design; a ToolFailed if it hangs or sends too much."""
+            timeout_cycles: int = 10_000, timeout_s: float = 300,
+            isolate: bool = False) -> MessageRun:
+        """Drive ``operations`` through the design; a ToolFailed if it hangs or sends too much.
+        ``isolate``: each message's first pdi word waits until every do word before it is taken
+        (the message alone in the design, as cycles per message are measured)."""
         operations = list(operations)
         params = Params(w=self.shape.w, sw=self.shape.key_width)
         text = words_text(operations, params)
@@ -203,6 +206,8 @@ class MessageSimulator:
             words, events = Path(tmp) / "words.txt", Path(tmp) / "events.txt"
             words.write_text(text)
             cmd = [str(exe), str(words), str(events), "--timeout", str(timeout_cycles)]
+            if isolate:
+                cmd += ["--isolate", "1"]
             if stall_seed is not None:
                 cmd += ["--stall", str(int(stall_seed) % 2**63)]
             try:

@@ -19,16 +19,19 @@ EXPLANATION = (
     "Each engine is the GCM layer over a block core the generators build (its counter blocks "
     "go through the core's own stream interface), behind the NIST LWC hardware API at the "
     "named width (w = 128: the API widened to a block a word). Figures follow the LWC "
-    "benchmarking convention: throughput of long messages from the clocks a fifth block adds "
-    "to four (encryption; 'AD + msg': a block of each), and of 16, 64 and 1,536-byte messages "
+    "benchmarking convention: throughput of long messages from the clocks a block adds to "
+    "1,536 bytes (encryption; 'AD + msg': a block of each; the convention's fifth block over "
+    "four is beside it, which a deep pipeline's latency hides), and of 16, 64 and 1,536-byte "
+    "messages "
     "(message only, encryption), from ENC taken to the status word taken; key setup is the "
     "clocks a new key adds (H = E_K(0)). Every engine was verified before it was measured "
     "(the CAVP files, two independent implementations, random lengths, stalls, key changes, "
     "constant time) and its netlist simulated. GCM's cost is the engine over its bare core "
     "(`ops=encrypt`) on the same target and settings, when the results hold the core.",
 )
-LONG = "throughput_mbps_enc_msg_long"
-LONG_BOTH = "throughput_mbps_enc_both_long"
+LONG = "throughput_mbps_enc_msg_stream"
+LONG_BOTH = "throughput_mbps_enc_both_stream"
+LWC_LONG = "throughput_mbps_enc_msg_long"
 
 
 def engine_rows(results: Sequence[Result]) -> list[tuple[Result, EngineSpec]]:
@@ -66,8 +69,8 @@ def _gbps(value: Any) -> Any:
 
 def engines_table(rows: Sequence[tuple[Result, EngineSpec]]) -> Table:
     headers = ["engine", "core", "GHASH", "w", "library (node)", "synthesis", "GE", "MHz",
-               "key setup (clocks)", "Gbps long", "Gbps long, AD + msg", "Mbps 16 B",
-               "Mbps 64 B", "Mbps 1,536 B", "ns 16 B", "Kbps/GE long"]
+               "key setup (clocks)", "Gbps long", "Gbps long, AD + msg", "Gbps 5 - 4 blocks",
+               "Mbps 16 B", "Mbps 64 B", "Mbps 1,536 B", "ns 16 B", "Kbps/GE long"]
     out = []
     for r, spec in rows:
         mode = spec.mode_params
@@ -76,11 +79,12 @@ def engines_table(rows: Sequence[tuple[Result, EngineSpec]]) -> Table:
                      fmt(r.metrics.get("gate_equivalents")), fmt(r.metrics.get("fmax_mhz")),
                      fmt((r.cycles.get(_key(r)) or {}).get("key_setup")),
                      fmt(_gbps(_mbps(r, LONG))), fmt(_gbps(_mbps(r, LONG_BOTH))),
+                     fmt(_gbps(_mbps(r, LWC_LONG))),
                      fmt(_mbps(r, "throughput_mbps_enc_msg_16")),
                      fmt(_mbps(r, "throughput_mbps_enc_msg_64")),
                      fmt(_mbps(r, "throughput_mbps_enc_msg_1536")),
                      fmt(_mbps(r, "time_ns_enc_msg_16")),
-                     fmt(_mbps(r, "kbps_per_ge_enc_msg_long"))])
+                     fmt(_mbps(r, "kbps_per_ge_enc_msg_stream"))])
     return Table("Our GCM engines: message-level figures", headers, out, key="aead-engines")
 
 

@@ -1,7 +1,7 @@
 // cipherbench message-level testbench: drives a design with the NIST LWC hardware API's ports
 // (message/ports.py: pdi, sdi, do with do_last) from a word list and checks every do word.
 //
-// Usage: tb_lwc WORDS EVENTS [--timeout CYCLES] [--stall SEED] [--reset CYCLES]
+// Usage: tb_lwc WORDS EVENTS [--timeout CYCLES] [--stall SEED] [--reset CYCLES] [--isolate 1]
 //
 // The build passes the port widths: -DTB_W (pdi, do) and -DTB_SW (sdi); the Verilated model is
 // built with --prefix Vtb_top so this file never names the design.
@@ -11,8 +11,10 @@
 //   P <hex>                       a pdi word
 //   S <hex>                       an sdi word
 //   D <hex> <last>                an expected do word and do_last (0/1); X digits: don't care
-//   M <id> <pdi> <first> <count>  a message: the pdi index of its instruction (ENC/DEC/HASH), its
-//                                 expected do words first .. first+count-1 (the last: status)
+//   M <id> <pdi> <first> <count> <start>  a message: the pdi index of its instruction
+//                                 (ENC/DEC/HASH), its expected do words first .. first+count-1
+//                                 (the last: status), the pdi index of its first word (ACTKEY
+//                                 when it loads a key)
 // EVENTS:
 //   GOT <index> <cycle> <hex> <last>  every do word taken
 //   MSG <id> <inst_cycle> <status_cycle> <ok>  per message: the cycle its instruction was taken,
@@ -21,6 +23,8 @@
 //   TIMEOUT <cycle> <text>        nothing transferred for --timeout cycles (exit code 2)
 //   ERROR <cycle> <text>          do_valid with no word left to expect (exit code 3)
 //
+// --isolate 1: a message's first pdi word is offered only once every do word before the message's
+// has been taken (each message alone in the design: the LWC benchmarking's cycles per message).
 // --stall SEED: each cycle, pdi_valid and sdi_valid are each dropped, and do_ready too, with
 // probability 1/4, from a splitmix64 sequence of that seed. Cycle n is the n-th rising edge after
 // reset release, from 0; inputs are set while clk is low, before the edge.
@@ -115,7 +119,7 @@ bool matches(const std::string& expected, const std::string& got) {
 }
 
 struct Expected { std::string hex; int last; };
-struct Message { long id, pdi, first, count; long inst = -1, status = -1; bool ok = true; };
+struct Message { long id, pdi, first, count, start; long inst = -1, status = -1; bool ok = true; };
 
 struct Lists {
     std::vector<Words> pdi, sdi;
@@ -143,7 +147,8 @@ Lists read_words(const char* path) {
             if (ok) l.dout.push_back(e);
         } else if (tag == "M") {
             Message m{};
-            ok = static_cast<bool>(ls >> m.id >> m.pdi >> m.first >> m.count) && m.count > 0;
+            ok = static_cast<bool>(ls >> m.id >> m.pdi >> m.first >> m.count >> m.start) &&
+                 m.count > 0;
             if (ok) l.msgs.push_back(m);
         } else ok = false;
         if (!ok) die("cannot parse words line " + std::to_string(lineno) + ": " + line);
@@ -164,9 +169,14 @@ struct Stalls {
 
 class Driver {
 public:
-    Driver(Vtb_top* top, Lists lists, FILE* ev, long timeout, Stalls stalls)
+    Driver(Vtb_top* top, Lists lists, FILE* ev, long timeout, Stalls stalls, bool isolate)
         : top_(top), l_(std::move(lists)), ev_(ev), timeout_(timeout), stalls_(stalls) {
         owner_.assign(l_.dout.size(), -1);
+        hold_.assign(l_.pdi.size() + 1, 0);
+        if (isolate)
+            for (const Message& m : l_.msgs)
+                if (m.start >= 0 && m.start < static_cast<long>(l_.pdi.size()))
+                    hold_[static_cast<size_t>(m.start)] = m.first;
         for (size_t k = 0; k < l_.msgs.size(); ++k) {
             const Message& m = l_.msgs[k];
             if (m.first < 0 || m.first + m.count > static_cast<long>(l_.dout.size()))
@@ -199,6 +209,7 @@ private:
     long timeout_;
     Stalls stalls_;
     std::vector<long> owner_;  // do word -> message
+    std::vector<long> hold_;   // pdi word -> do words to be taken before it is offered (--isolate)
     size_t pi_ = 0, si_ = 0, di_ = 0;
     long cycle_ = 0, last_progress_ = 0;
 
@@ -223,7 +234,8 @@ private:
 
     int step() {
         const uint64_t r = stalls_.enabled ? stalls_.next() : ~0ULL;
-        top_->pdi_valid = pi_ < l_.pdi.size() && (r & 3);
+        top_->pdi_valid = pi_ < l_.pdi.size() && (r & 3) &&
+                          static_cast<long>(di_) >= hold_[pi_];
         top_->sdi_valid = si_ < l_.sdi.size() && ((r >> 2) & 3);
         top_->do_ready = ((r >> 4) & 3) != 0;
         if (pi_ < l_.pdi.size()) put(top_->pdi_data, l_.pdi[pi_]);
@@ -277,14 +289,16 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 3) die("usage: tb_lwc WORDS EVENTS [--timeout CYCLES] [--stall SEED] [--reset CYCLES]");
+    if (argc < 3) die("usage: tb_lwc WORDS EVENTS [--timeout CYCLES] [--stall SEED] [--reset CYCLES] [--isolate 1]");
     long timeout = 10000, reset_cycles = 2;
+    bool isolate = false;
     Stalls stalls;
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
         if (i + 1 >= argc) die("option " + a + " needs a value");
         if (a == "--timeout") timeout = std::atol(argv[++i]);
         else if (a == "--reset") reset_cycles = std::atol(argv[++i]);
+        else if (a == "--isolate") isolate = std::atol(argv[++i]) != 0;
         else if (a == "--stall") { stalls.enabled = true; stalls.state = std::strtoull(argv[++i], nullptr, 10); }
         else die("unknown option " + a);
     }
@@ -292,7 +306,7 @@ int main(int argc, char** argv) {
     auto top = std::make_unique<Vtb_top>();
     FILE* ev = std::fopen(argv[2], "w");
     if (!ev) die(std::string("cannot write ") + argv[2]);
-    Driver driver(top.get(), read_words(argv[1]), ev, timeout, stalls);
+    Driver driver(top.get(), read_words(argv[1]), ev, timeout, stalls, isolate);
     const int rc = driver.run(reset_cycles);
     std::fclose(ev);
     top->final();
