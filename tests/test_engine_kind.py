@@ -206,3 +206,19 @@ def test_narrow_ports_pass_the_whole_verification(tmp_path: Path, w: int) -> Non
     # multiplier's 16 clocks); four blocks of AD take longer through the narrower port
     assert counts["enc_ad_80"] - counts["enc_ad_64"] == 16
     assert counts["enc_ad_64"] == {8: 136, 16: 110}[w]
+
+
+def test_the_stream_workload_counts_an_engines_activity(tmp_path: Path) -> None:
+    """The message family's power workload on the engine's RTL (its top-level nets): the clock
+    toggles twice a clock, the data ports about a third of the time at duty one half."""
+    from cipherbench.cache import ensure_design
+    from cipherbench.verify.activity import message_activity
+
+    spec = design_of(SMALL)
+    folder = ensure_design(spec)
+    rtl = folder / json.loads((folder / "manifest.json").read_text())["verilog"][0]
+    activity = message_activity(folder, rtl, tmp_path, ENGINE.model(spec))
+    assert activity.cycles > 4 * 1536 // 4   # four 1,536-byte messages, a word a clock at most
+    assert activity.rates[("clk", 0)][0] == pytest.approx(2.0, abs=0.01)
+    toggles = [activity.rates[("do_data", bit)][0] for bit in range(32)]
+    assert 0.2 < sum(toggles) / 32 < 0.5

@@ -33,13 +33,13 @@ def measure_power(spec: DesignSpec, design_dir: Path, flow_result: Any, work: Pa
     from .flows.asic import report_power
     from .flows.base import load_design
     from .flows.liberty import load_liberty
+    from .kinds.registry import kind_of
     from .tools import sta_path
-    from .verify.activity import WORKLOADS, simulate_activity
 
     artifacts = flow_result.artifacts
     manifest = json.loads((design_dir / "manifest.json").read_text())
-    cycles = next(iter(manifest["cycles_by_key_size"].values()))
-    interval = int(cycles["initiation_interval"])
+    kind = kind_of(spec)
+    family = kind.family(spec)
     design = load_design(design_dir)
     library = load_liberty(flow_result.settings["liberty"])
     fmax = float(flow_result.measurements["fmax_mhz"])
@@ -50,11 +50,11 @@ def measure_power(spec: DesignSpec, design_dir: Path, flow_result: Any, work: Pa
     latch = flow_result.settings.get("sequential") == "latch"
     out["power_vectorless_method"] = "global" if latch else "propagated"
     out["power_activity_method"] = "uniform mean" if latch else "per pin"
-    for workload in WORKLOADS:
+    for workload in family.power_workloads:
         if say:
             say(f"simulating the {workload} workload on the netlist of {spec} for its activity")
-        activity = simulate_activity(spec, design_dir, Path(artifacts["sim_netlist"]), work,
-                                     workload, interval)
+        activity = family.activity(spec, design_dir, manifest, Path(artifacts["sim_netlist"]),
+                                   work, workload, kind.model(spec))
         tcl = work / f"activity_{workload}.tcl"
         if latch:
             annotated = _write_uniform_activity_tcl(tcl, connections, activity.rates,

@@ -71,6 +71,12 @@ class InterfaceFamily(Protocol):
         (verify/activity.py); none: the family's designs get no power figure yet."""
         ...
 
+    def activity(self, spec: DesignSpec, design_dir: Path, manifest: Mapping[str, Any],
+                 sim_netlist: Path, work: Path, workload: str, model: Any) -> Any:
+        """The switching activity (``verify.activity.Activity``) of the design's netlist
+        ``sim_netlist`` under ``workload`` (one of ``power_workloads``)."""
+        ...
+
     @property
     def manifest_fields(self) -> tuple[str, ...]:
         """The measured figures a manifest carries, in the order ``measure_cycles`` gives them."""

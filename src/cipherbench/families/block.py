@@ -96,6 +96,15 @@ class BlockFamily:
         return by_key_size(int(design["block_bits"]), measured, clock_mhz, flow_figures)
 
 
+    def activity(self, spec: DesignSpec, design_dir: Path, manifest: Mapping[str, Any],
+                 sim_netlist: Path, work: Path, workload: str, model: Any) -> Any:
+        """Blocks offered back to back (stream) or every 2 x II clocks (half)."""
+        from ..verify.activity import simulate_activity
+
+        cycles = next(iter(manifest["cycles_by_key_size"].values()))
+        return simulate_activity(spec, design_dir, sim_netlist, work, workload,
+                                 int(cycles["initiation_interval"]))
+
     def simulate_vectors(self, design_dir: Path, spec: DesignSpec, model: Any, op: str,
                          vectors: Path) -> tuple[str, str]:
         """``KEYHEX DATAHEX`` lines in, one ``RESULTHEX`` line per block out."""

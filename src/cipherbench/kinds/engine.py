@@ -229,7 +229,7 @@ class EngineKind:
 
         engine = _engine(spec)
         return verify_engine(engine, MODES[engine.mode], design_dir, self.model(spec),
-                             netlist=netlist)
+                             netlist=netlist, trace=trace)
 
     def provenance(self, manifest: dict[str, Any]) -> dict[str, Any]:
         return {}  # the canonical name says it all

@@ -23,6 +23,13 @@ verified: tests/test_gcm_engine.py, tests/test_engine_kind.py) and 128-bit block
   decryption the status only, ``fail = ~ok``. The next message's text waits for that status (the
   post-processor writes in order); its start does not.
 
+With ``decouple`` (the engine kind's ``decouple=yes``) the front end's bdi and bdo channels go
+through three-entry FIFOs with registered outputs, as the layer's streams into the core do
+(:class:`~.gcm_core.GcmCore`), so that no combinational path runs from the front end's counters
+into the layer: a key is then taken only once the words before it are out of the bdi FIFO (the
+front end sends it after them, and it must not overtake their message), and the status only once
+the words before it are out of the bdo FIFO.
+
 HASH is not offered (GCM has none): its words are taken and dropped, and the front end would wait
 for a digest.
 

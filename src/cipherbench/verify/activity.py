@@ -288,3 +288,36 @@ def _in_design(scopes: list[str], instance: str | None) -> bool:
     if instance is None:
         return len(scopes) in (1, 2)
     return len(scopes) == 3 and scopes[2] == instance
+
+
+# A message-level engine's workload: this many encryptions of MESSAGE_BYTES, without AD, offered
+# back to back after an empty one that loads the key (the engine encrypting all the time, as a
+# block core's stream).
+MESSAGES = 4
+MESSAGE_BYTES = 1536
+
+
+def message_activity(design_dir: Path, sim_netlist: Path, work: Path, model,
+                     seed: int = 2026) -> Activity:
+    """The stream workload of an engine (the message family) on its netlist, counted from the
+    first long message's instruction; every output word is checked against ``model``."""
+    from ..message.lwc import Params, encrypt_operation
+    from .message_sim import MessageSimulator
+
+    folder = netlist_design(design_dir, sim_netlist, work / "activity_stream")
+    sim = MessageSimulator(folder, trace=True)
+    params = Params(w=sim.shape.w, sw=sim.shape.key_width, block_bytes=model.block_bytes)
+    rng = random.Random(seed)
+    key = rng.randbytes(model.key_bytes)
+    ops = []
+    for index in range(MESSAGES + 1):
+        npub, pt = rng.randbytes(model.npub_bytes), rng.randbytes(MESSAGE_BYTES if index else 0)
+        ct, tag = model.encrypt(key, npub, b"", pt)
+        ops.append(encrypt_operation(npub, b"", pt, ct, tag, key=None if index else key,
+                                     params=params, msg_id=index))
+    vcd = folder / "activity.vcd"
+    run = sim.run(ops, vcd=vcd, timeout_cycles=1_000_000).check()
+    try:
+        return toggle_rates(vcd, start_cycle=run.messages[1].inst_cycle)
+    finally:
+        vcd.unlink(missing_ok=True)

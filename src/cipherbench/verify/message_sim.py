@@ -30,8 +30,9 @@ from ..errors import CipherbenchError, ToolFailed
 from ..message.lwc import Instruction, Opcode, Operation, Params, Status, to_words
 from ..message.ports import LwcShape
 from ..message.tvfiles import read_tv_files
-from .sim import (_GATE_LEVEL_MAKE_VARS, _GATE_LEVEL_OPTS, CXX_FLAGS, MAKE_VARS,
-                  VERILATOR_OPTS, build_cache_root, build_step, publish_build, verilator_tool)
+from .sim import (_GATE_LEVEL_MAKE_VARS, _GATE_LEVEL_OPTS, _GATE_LEVEL_TRACE_DEPTH, CXX_FLAGS,
+                  MAKE_VARS, VERILATOR_OPTS, build_cache_root, build_step, publish_build,
+                  verilator_tool)
 
 TESTBENCH = "verify/lwc_tb/tb_lwc.cpp"
 _EXE = "tb"
@@ -124,8 +125,10 @@ def words_text(operations: Sequence[Operation], params: Params) -> str:
 class MessageSimulator:
     """Builds and runs the message-level testbench for the design in ``design_dir``."""
 
-    def __init__(self, design_dir: Path, build_root: Path | None = None) -> None:
+    def __init__(self, design_dir: Path, build_root: Path | None = None,
+                 trace: bool = False) -> None:
         self.design_dir = Path(design_dir)
+        self.trace = trace   # built with VCD tracing: ``run(..., vcd=PATH)`` (power)
         path = self.design_dir / "manifest.json"
         try:
             manifest = json.loads(path.read_text())
@@ -149,10 +152,16 @@ class MessageSimulator:
         self._exe: Path | None = None
 
     def _defines(self) -> list[str]:
-        return [f"-DTB_W={self.shape.w}", f"-DTB_SW={self.shape.key_width}"]
+        return [f"-DTB_W={self.shape.w}", f"-DTB_SW={self.shape.key_width}",
+                *(["-DTB_TRACE"] if self.trace else [])]
 
     def _options(self) -> list[str]:
-        return [*VERILATOR_OPTS, *(_GATE_LEVEL_OPTS if self.gate_level else [])]
+        options = [*VERILATOR_OPTS, *(["--trace"] if self.trace else [])]
+        if self.gate_level:
+            options += _GATE_LEVEL_OPTS
+            if self.trace:   # the design's own nets, not every pin of every cell
+                options += ["--trace-depth", str(_GATE_LEVEL_TRACE_DEPTH)]
+        return options
 
     def _make_vars(self) -> list[str]:
         return [*MAKE_VARS, *(_GATE_LEVEL_MAKE_VARS if self.gate_level else [])]
@@ -194,7 +203,7 @@ class MessageSimulator:
 
     def run(self, operations: Sequence[Operation], *, stall_seed: int | None = None,
             timeout_cycles: int = 10_000, timeout_s: float = 300,
-            isolate: bool = False) -> MessageRun:
+            isolate: bool = False, vcd: Path | None = None) -> MessageRun:
         """Drive ``operations`` through the design; a ToolFailed if it hangs or sends too much.
         ``isolate``: each message's first pdi word waits until every do word before it is taken
         (the message alone in the design, as cycles per message are measured)."""
@@ -208,6 +217,10 @@ class MessageSimulator:
             cmd = [str(exe), str(words), str(events), "--timeout", str(timeout_cycles)]
             if isolate:
                 cmd += ["--isolate", "1"]
+            if vcd is not None:
+                if not self.trace:
+                    raise CipherbenchError("a VCD needs MessageSimulator(trace=True)")
+                cmd += ["--vcd", str(vcd)]
             if stall_seed is not None:
                 cmd += ["--stall", str(int(stall_seed) % 2**63)]
             try:

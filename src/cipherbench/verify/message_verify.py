@@ -207,12 +207,13 @@ def constant_time(sim: MessageSimulator, model: AeadModel, params: Params, count
 
 
 def verify_engine(spec: Any, mode: Any, design_dir: Path, model: AeadModel, *,
-                  netlist: bool = False, seed: int = SEED) -> VerifyReport:
-    """Every set of the module docstring over the engine in ``design_dir``."""
+                  netlist: bool = False, seed: int = SEED, trace: bool = False) -> VerifyReport:
+    """Every set of the module docstring over the engine in ``design_dir`` (``trace``: the
+    simulator built with tracing, which the power measurement's activity then reuses)."""
     from ..ciphers.registry import ciphers
 
     pick = int(netlist)
-    sim = MessageSimulator(design_dir)
+    sim = MessageSimulator(design_dir, trace=trace)
     sim.build()
     base = Params(w=sim.shape.w, sw=sim.shape.key_width, block_bytes=model.block_bytes)
     split = Params(w=sim.shape.w, sw=sim.shape.key_width, block_bytes=model.block_bytes,

@@ -2,6 +2,7 @@
 // (message/ports.py: pdi, sdi, do with do_last) from a word list and checks every do word.
 //
 // Usage: tb_lwc WORDS EVENTS [--timeout CYCLES] [--stall SEED] [--reset CYCLES] [--isolate 1]
+//               [--vcd FILE]
 //
 // The build passes the port widths: -DTB_W (pdi, do) and -DTB_SW (sdi); the Verilated model is
 // built with --prefix Vtb_top so this file never names the design.
@@ -25,11 +26,16 @@
 //
 // --isolate 1: a message's first pdi word is offered only once every do word before the message's
 // has been taken (each message alone in the design: the LWC benchmarking's cycles per message).
+// --vcd FILE (a build with -DTB_TRACE): the design's top-level signals, value changes at time 2t
+// for the t-th rising edge and 2t + 1 after the falling one (for power from activity).
 // --stall SEED: each cycle, pdi_valid and sdi_valid are each dropped, and do_ready too, with
 // probability 1/4, from a splitmix64 sequence of that seed. Cycle n is the n-th rising edge after
 // reset release, from 0; inputs are set while clk is low, before the edge.
 
 #include <verilated.h>
+#ifdef TB_TRACE
+#include <verilated_vcd_c.h>
+#endif
 
 #include <cctype>
 #include <cstdint>
@@ -228,9 +234,26 @@ private:
     void edge() {
         top_->clk = 1;
         top_->eval();
+        dump(2 * cycle_);
         top_->clk = 0;
         top_->eval();
+        dump(2 * cycle_ + 1);
     }
+
+    void dump(long time) {
+#ifdef TB_TRACE
+        if (trace_) trace_->dump(static_cast<uint64_t>(time));
+#else
+        (void)time;
+#endif
+    }
+
+public:
+#ifdef TB_TRACE
+    VerilatedVcdC* trace_ = nullptr;
+#endif
+
+private:
 
     int step() {
         const uint64_t r = stalls_.enabled ? stalls_.next() : ~0ULL;
@@ -292,6 +315,7 @@ int main(int argc, char** argv) {
     if (argc < 3) die("usage: tb_lwc WORDS EVENTS [--timeout CYCLES] [--stall SEED] [--reset CYCLES] [--isolate 1]");
     long timeout = 10000, reset_cycles = 2;
     bool isolate = false;
+    std::string vcd;
     Stalls stalls;
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
@@ -299,6 +323,7 @@ int main(int argc, char** argv) {
         if (a == "--timeout") timeout = std::atol(argv[++i]);
         else if (a == "--reset") reset_cycles = std::atol(argv[++i]);
         else if (a == "--isolate") isolate = std::atol(argv[++i]) != 0;
+        else if (a == "--vcd") vcd = argv[++i];
         else if (a == "--stall") { stalls.enabled = true; stalls.state = std::strtoull(argv[++i], nullptr, 10); }
         else die("unknown option " + a);
     }
@@ -307,7 +332,23 @@ int main(int argc, char** argv) {
     FILE* ev = std::fopen(argv[2], "w");
     if (!ev) die(std::string("cannot write ") + argv[2]);
     Driver driver(top.get(), read_words(argv[1]), ev, timeout, stalls, isolate);
+#ifdef TB_TRACE
+    // The design's own top-level signals (depth 2: the model's root, then the design's top).
+    std::unique_ptr<VerilatedVcdC> trace;
+    if (!vcd.empty()) {
+        Verilated::traceEverOn(true);
+        trace = std::make_unique<VerilatedVcdC>();
+        top->trace(trace.get(), 2);
+        trace->open(vcd.c_str());
+        driver.trace_ = trace.get();
+    }
+#else
+    if (!vcd.empty()) die("--vcd needs a build with tracing (MessageSimulator(trace=True))");
+#endif
     const int rc = driver.run(reset_cycles);
+#ifdef TB_TRACE
+    if (trace) trace->close();
+#endif
     std::fclose(ev);
     top->final();
     return rc;
