@@ -16,7 +16,7 @@ inc32(J0), inc32^2(J0), ... The GHASH multiplier is a parameter (``multiplier``)
 * ``pipelined:k``: :class:`~cipherbench.components.ghash_mul.GhashMulPipelined` with k = 2, 4, 8
   stages around k interleaved lanes in H^k (:class:`GhashAcc`): one block a clock at a clock a
   one-clock product cannot reach; the key setup adds (k - 1) k clocks (H^2 .. H^k) and the tag
-  2k (the lanes folded).
+  2k + 1 (the last block's register, the lanes folded).
 
 **Interface** (``GcmCore.signature``; every channel an ``amaranth.lib.stream`` of a struct payload,
 AXI4-Stream handshakes: a transfer on an edge with ``valid`` and ``ready`` high; a source holds its
@@ -172,8 +172,8 @@ class GhashAcc(Elaboratable):
     B <- B H^k xor X, where B H^k leaves the multiplier as the lane's next block arrives (the
     multiplier advances with the blocks taken, so stalls keep the lanes in step). The last k
     lane values are kept; after the last block Y = sum of B_s H^(s+1) over them (s = 0 the last
-    block's lane), k products through the same multiplier: free again 2k clocks after the last
-    block. The powers H^2 .. H^k are computed after ``load`` through the multiplier too, (k - 1) k
+    block's lane), k products through the same multiplier: free again 2k + 1 clocks after the
+    last block (a block waits a clock in a register before its lane takes it). The powers H^2 .. H^k are computed after ``load`` through the multiplier too, (k - 1) k
     clocks, during which the accumulator is not free.
     """
 
@@ -218,9 +218,15 @@ class GhashAcc(Elaboratable):
         known = Signal(name="powers_known_q")
         finishing = Signal(name="finishing_q")
         count = Signal(range(max(2 * k, (k - 1) * k) + 1), name="count_q")
+        # The block taken waits a clock in a register, so that what chooses it (the layer's
+        # phase, the byte masks, the key stream) is not in front of the multiplier's first
+        # stage; the lanes follow the registered takes.
+        x_q, take_q, last_q = (Signal(BLOCK_BITS, name="x_q"), Signal(name="take_q"),
+                               Signal(name="last_q"))
+        m.d.sync += [x_q.eq(self.x), take_q.eq(self.take), last_q.eq(self.take & self.last)]
         lane_in = Signal(BLOCK_BITS, name="lane_in")
-        m.d.comb += [lane_in.eq(mul.p ^ self.x),
-                     self.free.eq(known & ~computing & ~finishing), self.y.eq(y_reg)]
+        m.d.comb += [lane_in.eq(mul.p ^ x_q), self.y.eq(y_reg),
+                     self.free.eq(known & ~computing & ~finishing & ~last_q)]
         with m.If(computing):
             # H^(i+1) leaves the multiplier at count i k; it goes in again with H, but for H^k
             # (the multiplier is left holding products of 0, which the first lanes read).
@@ -247,11 +253,11 @@ class GhashAcc(Elaboratable):
             with m.If(count == 2 * k - 1):
                 m.d.sync += finishing.eq(0)
         with m.Else():
-            m.d.comb += [mul.advance.eq(self.take), mul.a.eq(lane_in), mul.b.eq(powers[k - 1])]
-            with m.If(self.take):
+            m.d.comb += [mul.advance.eq(take_q), mul.a.eq(lane_in), mul.b.eq(powers[k - 1])]
+            with m.If(take_q):
                 m.d.sync += [lanes[0].eq(lane_in),
                              *(lanes[i + 1].eq(lanes[i]) for i in range(k - 1))]
-                with m.If(self.last):
+                with m.If(last_q):
                     m.d.sync += [finishing.eq(1), count.eq(0), y_reg.eq(0)]
             with m.If(self.clear):
                 m.d.sync += [lane.eq(0) for lane in lanes]

@@ -41,7 +41,7 @@ PARAMS: dict[str, Param] = {
                    "(digit-serial, D bits of a product a clock: 128/D clocks; serial1 is "
                    "bit-serial), pipelinedK (K stages of 128/K bits, K interleaved lanes in "
                    "H^K: a block a clock at a shorter clock period; (K - 1) K clocks more key "
-                   "setup for H^2 .. H^K, 2K more for the tag)"),
+                   "setup for H^2 .. H^K, 2K + 1 more for the tag)"),
     "w": Param(("32", "128", "16", "8"), "32",
                "LWC data port width in bits (pdi/do; 128: the API widened to a block a word, "
                "for engines that take a block a clock); the key port sdi is 32 bits wide (8 and "
