@@ -222,3 +222,21 @@ def test_the_stream_workload_counts_an_engines_activity(tmp_path: Path) -> None:
     assert activity.rates[("clk", 0)][0] == pytest.approx(2.0, abs=0.01)
     toggles = [activity.rates[("do_data", bit)][0] for bit in range(32)]
     assert 0.2 < sum(toggles) / 32 < 0.5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine, known, oracles", [
+    ("aes-256-gcm/iterative:ghash=serial8", 750, 300),           # CAVP 256-bit files, 3 oracles
+    ("aes-192-gcm/iterative:ghash=serial8,w=128", 750, 300),     # 192-bit keys on a 32-bit sdi
+    ("sm4-gcm/iterative:ghash=serial16", 0, 200),                # cryptography and Botan
+    ("camellia-128-gcm/iterative:ghash=serial16", 0, 100),       # Botan
+])
+def test_other_key_sizes_and_ciphers_pass_the_whole_verification(tmp_path: Path, engine: str,
+                                                                  known: int,
+                                                                  oracles: int) -> None:
+    from cipherbench.generate import generate
+
+    generate(engine, tmp_path / "engine")
+    record = json.loads((tmp_path / "engine" / "verification.json").read_text())
+    assert (record["failed"], record["known_answer"], record["oracle"]) == (0, known, oracles)
+    assert record["constant_time"] == "ok"
