@@ -240,3 +240,23 @@ def test_other_key_sizes_and_ciphers_pass_the_whole_verification(tmp_path: Path,
     record = json.loads((tmp_path / "engine" / "verification.json").read_text())
     assert (record["failed"], record["known_answer"], record["oracle"]) == (0, known, oracles)
     assert record["constant_time"] == "ok"
+
+
+def test_a_message_past_255_blocks_carries_the_counter_into_its_upper_bytes() -> None:
+    """inc32 counts its low byte apart from the upper 24 bits (a register says the low byte is
+    all ones): a 4,200-byte message (263 blocks) crosses the carry, encrypted and decrypted."""
+    import random
+
+    from cipherbench.cache import ensure_design
+    from cipherbench.message.lwc import Params
+    from cipherbench.verify.message_sim import MessageSimulator
+    from cipherbench.verify.message_verify import _decrypted, _encrypted, operations
+
+    spec = design_of(SMALL)
+    model = ENGINE.model(spec)
+    sim = MessageSimulator(ensure_design(spec))
+    rng = random.Random(263)
+    key, npub, pt = rng.randbytes(16), rng.randbytes(12), rng.randbytes(4200)
+    messages = [_encrypted(model, key, npub, b"ad", pt), _decrypted(model, key, npub, b"ad", pt)]
+    run = sim.run(operations(messages, Params(w=32, sw=32)), timeout_cycles=100_000).check()
+    assert len(run.messages) == 2 and all(m.ok for m in run.messages)

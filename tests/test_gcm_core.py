@@ -329,7 +329,7 @@ def test_cycles_of_a_64_byte_message_printed() -> None:
 class BrokenCounter(GcmCore):
     """A GcmCore whose inc32 counts by two: a broken input for the check."""
 
-    def inc32(self, counter: Value) -> Value:
+    def inc32(self, counter: Value, wraps: Value) -> Value:
         return (counter + 2)[:32]
 
 

@@ -35,7 +35,7 @@ MAX_PT_BITS, MAX_AD_BITS = 408, 384
 class BrokenCounter(GcmCore):
     """A GCM layer whose inc32 counts by two: the first text block already uses J0 + 2."""
 
-    def inc32(self, counter):
+    def inc32(self, counter, wraps):
         return (counter + 2)[:32]
 
 
