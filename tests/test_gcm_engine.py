@@ -120,7 +120,10 @@ def _all_succeed(run, count: int) -> None:
     assert all(m.status == Status.SUCCESS for m in run.messages)
 
 
-@pytest.mark.parametrize("w", [32, pytest.param(128, marks=pytest.mark.slow)])
+# The CAVP records are also every engine's verification set (verify/message_verify.py), which
+# tests/test_engine_kind.py runs end to end in the default tier.
+@pytest.mark.parametrize("w", [pytest.param(32, marks=pytest.mark.slow),
+                               pytest.param(128, marks=pytest.mark.slow)])
 def test_cavp_records_encrypt_and_decrypt(simulator, w):
     """Every record of the sections taken (300) gives the CAVP ciphertext and tag, and its
     ciphertext and tag decrypt to its plaintext with SUCCESS; of gcmDecrypt128's 300 records of
