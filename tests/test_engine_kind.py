@@ -224,6 +224,8 @@ def test_the_stream_workload_counts_an_engines_activity(tmp_path: Path) -> None:
     ("aes-192-gcm/iterative:ghash=serial8,w=128", 750, 300),     # 192-bit keys on a 32-bit sdi
     ("sm4-gcm/iterative:ghash=serial16", 0, 200),                # cryptography and Botan
     ("camellia-128-gcm/iterative:ghash=serial16", 0, 100),       # Botan
+    ("aes-128-gcm/unrolled:k=2,ghash=serial16", 750, 300),       # the other generators
+    ("aes-128-gcm/narrow:ghash=serial16,width=32", 750, 300),
 ])
 def test_other_key_sizes_and_ciphers_pass_the_whole_verification(tmp_path: Path, engine: str,
                                                                   known: int,
