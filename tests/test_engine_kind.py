@@ -256,3 +256,11 @@ def test_a_message_past_255_blocks_carries_the_counter_into_its_upper_bytes() ->
     messages = [_encrypted(model, key, npub, b"ad", pt), _decrypted(model, key, npub, b"ad", pt)]
     run = sim.run(operations(messages, Params(w=32, sw=32)), timeout_cycles=100_000).check()
     assert len(run.messages) == 2 and all(m.ok for m in run.messages)
+
+
+def test_verify_runs_an_engines_whole_procedure() -> None:
+    result = CliRunner().invoke(main, ["verify", SMALL])
+    assert result.exit_code == 0, result.output
+    assert "ok   CAVP gcmDecrypt128.rsp (375): 375 passed, 0 failed" in result.output
+    assert "ok   random-vs-oracle pycryptodome (100): 100 passed, 0 failed" in result.output
+    assert result.output.strip().endswith(f"{SMALL}: 1382 passed, 0 failed")
